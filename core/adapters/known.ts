@@ -1,0 +1,33 @@
+/** What Link knows of a harness it ships or knows of, before asking its adapter anything. */
+export interface KnownHarness {
+  /** The port `main` keeps (PRT-1). */
+  readonly defaultPort: number;
+  /** Whether it answers an ACP endpoint Link's connections can carry to (ADP-7). */
+  readonly endpoint: boolean;
+  /** Whether it takes LNK_PORT, so agents other than main can run it (PRT-2). */
+  readonly takesPort: boolean;
+  /** Built into lnk itself rather than an `lnk-<harness>` adapter program. */
+  readonly builtIn: boolean;
+  readonly title: string;
+}
+
+/**
+ * The harnesses Link knows by name (PRN-5): the only place outside per-agent data where
+ * OpenClaw, Hermes and DeepSeek Harness are named.
+ */
+export const KNOWN: Readonly<Record<string, KnownHarness>> = {
+  link: { defaultPort: 18800, endpoint: true, takesPort: true, builtIn: true, title: "Link Harness" },
+  mini: { defaultPort: 18801, endpoint: true, takesPort: true, builtIn: true, title: "the mini harness" },
+  openclaw: { defaultPort: 18789, endpoint: true, takesPort: true, builtIn: false, title: "OpenClaw" },
+  hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },
+  deepseek: {
+    defaultPort: 18810,
+    endpoint: true,
+    takesPort: true,
+    builtIn: false,
+    title: "DeepSeek Harness",
+  },
+};
+
+/** The harness a new agent gets. */
+export const DEFAULT_HARNESS = "link";

@@ -1,0 +1,6 @@
+/**
+ * Harnesses and their adapters: what Link knows of each, the contract, the mini harness.
+ * @module
+ */
+/** The harnesses Link knows by name, and the default. */
+export { DEFAULT_HARNESS, KNOWN, type KnownHarness } from "./known.ts";

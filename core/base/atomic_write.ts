@@ -1,0 +1,56 @@
+import { dirname, join } from "node:path";
+
+/**
+ * Writes a file so a reader sees the old bytes or the new ones, never half: a temp file beside it,
+ * flushed, then renamed over it.
+ */
+export async function atomicWrite(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
+  const dir = dirname(path);
+  await Deno.mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${crypto.randomUUID()}.tmp`);
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const file = await Deno.open(tmp, { write: true, createNew: true, mode: options.mode ?? 0o644 });
+  try {
+    await writeAll(file, bytes);
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  try {
+    // The umask may have narrowed the mode at create; set it exactly.
+    if (options.mode !== undefined) await Deno.chmod(tmp, options.mode);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+}
+
+/** Reads a text file, or "" when it does not exist. */
+export async function readTextOrEmpty(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return "";
+    throw err;
+  }
+}
+
+/** Reads a text file, or undefined when it does not exist. */
+export async function readTextIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw err;
+  }
+}

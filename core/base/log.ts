@@ -1,0 +1,50 @@
+/** Log levels, lowest first. `LNK_LOG` picks the lowest one written. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/** A scoped logger writing one JSON object per line to stderr. */
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+function threshold(): number {
+  let level: string | undefined;
+  try {
+    level = Deno.env.get("LNK_LOG");
+  } catch {
+    level = undefined;
+  }
+  return RANK[(level ?? "info") as LogLevel] ?? RANK.info;
+}
+
+// deno-lint-ignore no-console
+let sink: (line: string) => void = (line) => console.error(line);
+
+/** Sends log lines elsewhere (tests capture them); returns a function restoring stderr. */
+export function setLogSink(next: (line: string) => void): () => void {
+  const previous = sink;
+  sink = next;
+  return () => {
+    sink = previous;
+  };
+}
+
+function write(scope: string, level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+  if (RANK[level] < threshold()) return;
+  const entry = { time: new Date().toISOString(), level, scope, msg, ...fields };
+  sink(JSON.stringify(entry, (_k, v) => (v instanceof Error ? { message: v.message } : v)));
+}
+
+/** Makes a logger for one part of Link: `const log = logger("bridge");`. */
+export function logger(scope: string): Logger {
+  return {
+    debug: (msg, fields) => write(scope, "debug", msg, fields),
+    info: (msg, fields) => write(scope, "info", msg, fields),
+    warn: (msg, fields) => write(scope, "warn", msg, fields),
+    error: (msg, fields) => write(scope, "error", msg, fields),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * What every part of Link shares: errors, logging, secrets, the clock, TOML and atomic writes,
+ * paths, proofs, and starting Link's own roles. Imports nothing else from Link.
+ * @module
+ */
+/** The one error type, its codes and helpers. */
+export { type ErrorCode, isLinkError, LinkError, toLinkError } from "./errors.ts";
+/** A value that never prints. */
+export { Secret } from "./secret.ts";
+/** Scoped JSON-line loggers. */
+export { type Logger, logger, type LogLevel, setLogSink } from "./log.ts";
+/** Time, real or driven by tests. */
+export { type Clock, SYSTEM_CLOCK } from "./clock.ts";
+/** Durations such as "10s" and "5m". */
+export { isDuration, parseDuration } from "./duration.ts";
+/** Writes that are never seen half done, and tolerant reads. */
+export { atomicWrite, readTextIfExists, readTextOrEmpty } from "./atomic_write.ts";
+/** TOML reading with file, line and key in every error. */
+export { lineOfKey, loadToml, parseToml, stringifyToml, validateToml } from "./toml.ts";
+/** Every path Link uses, rooted at a home folder. */
+export { homeFrom, LinkPaths } from "./paths.ts";
+/** HMAC proofs with the agent's key, under a label per use. */
+export {
+  type AgentKey,
+  checkProof,
+  decodeKey,
+  encodeKey,
+  makeProof,
+  newAgentKey,
+  newChallenge,
+  type ProofLabel,
+  sha256Hex,
+} from "./proof.ts";
+/** Starting Link's own roles, from source or compiled, and their ready line. */
+export {
+  announceReady,
+  READY_PREFIX,
+  roleArgv,
+  type RoleProcess,
+  spawnRole,
+  type SpawnRoleOptions,
+} from "./role.ts";

@@ -1,0 +1,155 @@
+import { fileURLToPath } from "node:url";
+import { LinkError } from "./errors.ts";
+import { logger } from "./log.ts";
+
+const log = logger("role");
+
+/** The line a role prints on stdout once it listens; its parent waits for this, never for time. */
+export const READY_PREFIX = "LINK-READY ";
+
+const MAIN_PATH = fileURLToPath(new URL("../../main.ts", import.meta.url));
+const CONFIG_PATH = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+/**
+ * The full command line that runs one of Link's roles: the binary itself when compiled, else
+ * `deno run` of main.ts, so every role works from a checkout, in tests and compiled.
+ */
+export function roleArgv(roleArgs: readonly string[]): string[] {
+  if (Deno.build.standalone) return [Deno.execPath(), ...roleArgs];
+  return [Deno.execPath(), "run", "-A", "--cached-only", "--config", CONFIG_PATH, MAIN_PATH, ...roleArgs];
+}
+
+/** Prints the ready line a parent waits for. Call once, when the role listens. */
+export function announceReady(info: Record<string, unknown> = {}): void {
+  const line = new TextEncoder().encode(`${READY_PREFIX}${JSON.stringify(info)}\n`);
+  try {
+    Deno.stdout.writeSync(line);
+  } catch (err) {
+    // A parent that stopped waiting is no reason to stop serving.
+    log.debug("Nobody read the ready line", { error: err });
+  }
+}
+
+/** A role started by spawnRole: its process and what its ready line said. */
+export interface RoleProcess extends AsyncDisposable {
+  readonly child: Deno.ChildProcess;
+  readonly pid: number;
+  readonly ready: Record<string, unknown>;
+  /** Everything the role wrote to stderr so far (its log lines). */
+  stderrText(): string;
+  /** Sends SIGTERM and waits for the exit. */
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+}
+
+/** Options for spawnRole. */
+export interface SpawnRoleOptions {
+  env?: Record<string, string>;
+  clearEnv?: boolean;
+  cwd?: string;
+  /** Gives up waiting for the ready line when this aborts. */
+  signal?: AbortSignal;
+  /** Prefix the command line (e.g. `setsid`). */
+  wrap?: string[];
+  /** The arguments are a whole command line already (from roleArgv), not a role's words. */
+  raw?: boolean;
+}
+
+/** Starts a role as a child and waits for its ready line; throws SERVICE_FAILED if it exits first. */
+export async function spawnRole(
+  roleArgs: readonly string[],
+  options: SpawnRoleOptions = {},
+): Promise<RoleProcess> {
+  const [exe, ...args] = [...(options.wrap ?? []), ...(options.raw ? roleArgs : roleArgv(roleArgs))];
+  const child = new Deno.Command(exe!, {
+    args,
+    env: options.env,
+    clearEnv: options.clearEnv,
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let stderr = "";
+  const stderrDone = collect(child.stderr, (text) => (stderr += text));
+  const status = child.status;
+  const ready = await readReady(child.stdout, status, options.signal).catch(async (err) => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone already */ }
+    await status;
+    await stderrDone;
+    throw new LinkError("SERVICE_FAILED", `Cannot start "${roleArgs.join(" ")}": ${err.message}`, {
+      hint: `Its last words:\n${stderr.trim().split("\n").slice(-8).join("\n") || "(none)"}`,
+      cause: err,
+    });
+  });
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    try {
+      child.kill(signal);
+    } catch { /* gone already */ }
+    const s = await status;
+    await stderrDone;
+    return s;
+  };
+  return {
+    child,
+    pid: child.pid,
+    ready,
+    stderrText: () => stderr,
+    stop,
+    async [Symbol.asyncDispose]() {
+      await stop();
+    },
+  };
+}
+
+async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) onText(decoder.decode(chunk, { stream: true }));
+}
+
+async function readReady(
+  stdout: ReadableStream<Uint8Array>,
+  status: Promise<Deno.CommandStatus>,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const exited = status.then((s) => {
+    throw new Error(`it exited with code ${s.code} before it was ready`);
+  });
+  exited.catch(() => {});
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal?.aborted) reject(new Error("the wait was stopped"));
+    signal?.addEventListener("abort", () => reject(new Error("the wait was stopped")), { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    while (true) {
+      const chunk = await Promise.race([reader.read(), exited, aborted]);
+      if (chunk.done) return await Promise.race([exited, aborted]);
+      buffer += chunk.value;
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        if (line.startsWith(READY_PREFIX)) {
+          // Keep draining stdout so a chatty role never blocks on a full pipe.
+          drain(reader);
+          return JSON.parse(line.slice(READY_PREFIX.length));
+        }
+      }
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
+  }
+}
+
+function drain(reader: ReadableStreamDefaultReader<string>): void {
+  (async () => {
+    try {
+      while (!(await reader.read()).done) { /* discard */ }
+    } catch { /* closed */ }
+  })();
+}
