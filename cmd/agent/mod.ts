@@ -1,7 +1,16 @@
 import type { Group } from "../command.ts";
+import { create } from "./create.ts";
+import { list } from "./list.ts";
+import { logs } from "./logs.ts";
+import { remove } from "./remove.ts";
+import { restore } from "./restore.ts";
+import { show } from "./show.ts";
+import { start } from "./start.ts";
+import { status } from "./status.ts";
+import { stop } from "./stop.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
   summary: "Create, start, stop and talk to your agents",
-  commands: {},
+  commands: { create, list, show, start, stop, status, logs, remove, restore },
 };

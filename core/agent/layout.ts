@@ -63,3 +63,8 @@ async function writeIfAbsent(path: string, text: string): Promise<void> {
     await atomicWrite(path, text);
   }
 }
+
+/** The folders of an agent from its settings. */
+export function layoutOf(paths: LinkPaths, settings: { name: string; home?: string }): AgentLayout {
+  return agentLayout(paths, settings.name, settings.home);
+}

@@ -34,8 +34,11 @@ export {
 /** Starting Link's own roles, from source or compiled, and their ready line. */
 export {
   announceReady,
+  PORT_TAKEN_EXIT,
   READY_PREFIX,
   roleArgv,
+  roleEnv,
+  RoleExited,
   type RoleProcess,
   spawnRole,
   type SpawnRoleOptions,

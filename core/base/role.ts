@@ -19,6 +19,20 @@ export function roleArgv(roleArgs: readonly string[]): string[] {
   return [Deno.execPath(), "run", "-A", "--cached-only", "--config", CONFIG_PATH, MAIN_PATH, ...roleArgs];
 }
 
+/**
+ * What a role needs in its environment to run from source wherever HOME points: Deno's cache,
+ * which otherwise moves with HOME. Empty when compiled.
+ */
+export function roleEnv(): Record<string, string> {
+  if (Deno.build.standalone) return {};
+  const env = Deno.env.toObject();
+  if (env.DENO_DIR) return { DENO_DIR: env.DENO_DIR };
+  const cache = Deno.build.os === "darwin"
+    ? `${env.HOME}/Library/Caches`
+    : env.XDG_CACHE_HOME ?? `${env.HOME}/.cache`;
+  return { DENO_DIR: `${cache}/deno` };
+}
+
 /** Prints the ready line a parent waits for. Call once, when the role listens. */
 export function announceReady(info: Record<string, unknown> = {}): void {
   const line = new TextEncoder().encode(`${READY_PREFIX}${JSON.stringify(info)}\n`);
@@ -27,6 +41,18 @@ export function announceReady(info: Record<string, unknown> = {}): void {
   } catch (err) {
     // A parent that stopped waiting is no reason to stop serving.
     log.debug("Nobody read the ready line", { error: err });
+  }
+}
+
+/** A role's exit code when the port it was to hold is taken, so its starter can move it (PRT-4). */
+export const PORT_TAKEN_EXIT = 3;
+
+/** Why a role was never ready: it exited first, with this code. */
+export class RoleExited extends Error {
+  readonly code: number;
+  constructor(code: number) {
+    super(`it exited with code ${code} before it was ready`);
+    this.code = code;
   }
 }
 
@@ -52,6 +78,10 @@ export interface SpawnRoleOptions {
   wrap?: string[];
   /** The arguments are a whole command line already (from roleArgv), not a role's words. */
   raw?: boolean;
+  /** "inherit" sends the role's log lines straight to ours (a service's log file). */
+  stderr?: "piped" | "inherit";
+  /** Text written to the role's stdin, which is then closed (secrets travel this way, never in argv). */
+  input?: string;
 }
 
 /** Starts a role as a child and waits for its ready line; throws SERVICE_FAILED if it exits first. */
@@ -65,12 +95,15 @@ export async function spawnRole(
     env: options.env,
     clearEnv: options.clearEnv,
     cwd: options.cwd,
-    stdin: "null",
+    stdin: options.input === undefined ? "null" : "piped",
     stdout: "piped",
-    stderr: "piped",
+    stderr: options.stderr ?? "piped",
   }).spawn();
+  if (options.input !== undefined) writeInput(child.stdin, options.input);
   let stderr = "";
-  const stderrDone = collect(child.stderr, (text) => (stderr += text));
+  const stderrDone = options.stderr === "inherit"
+    ? Promise.resolve()
+    : collect(child.stderr, (text) => (stderr += text));
   const status = child.status;
   const ready = await readReady(child.stdout, status, options.signal).catch(async (err) => {
     try {
@@ -103,6 +136,11 @@ export async function spawnRole(
   };
 }
 
+function writeInput(stdin: WritableStream<Uint8Array>, text: string): void {
+  const writer = stdin.getWriter();
+  writer.write(new TextEncoder().encode(text)).then(() => writer.close()).catch(() => {});
+}
+
 async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   for await (const chunk of stream) onText(decoder.decode(chunk, { stream: true }));
@@ -116,7 +154,7 @@ async function readReady(
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   const exited = status.then((s) => {
-    throw new Error(`it exited with code ${s.code} before it was ready`);
+    throw new RoleExited(s.code);
   });
   exited.catch(() => {});
   const aborted = new Promise<never>((_, reject) => {

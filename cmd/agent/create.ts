@@ -1,0 +1,46 @@
+import { createAgent, layoutOf } from "../../core/agent/mod.ts";
+import type { Command } from "../command.ts";
+import { contextOf } from "../context.ts";
+import { parseFlags } from "../flags.ts";
+
+export const create: Command = {
+  summary: "Create an agent with its own ID, folders, spec and sandbox file",
+  usage:
+    "lnk agent create [<name>] [--harness <h>] [--model <m>] [--model-url <url>] [--files <dir>] [--json]",
+  examples: [
+    "lnk agent create work",
+    "lnk agent create research --model deepseek/deepseek-chat",
+    "lnk agent create code --files ~/src/app",
+  ],
+  details: "The first agent is `main`. --files picks a Home of yours (a repository, say); the agent's own\n" +
+    "folder (Agent/, Config/) stays in ~/Link/Agents/<name>.",
+  async run(argv, io) {
+    const flags = parseFlags(argv, {
+      string: ["harness", "model", "model-url", "files"],
+      boolean: ["json"],
+      positionals: 1,
+    }, this.usage);
+    const ctx = contextOf(io);
+    const agent = await createAgent(ctx, flags.positionals[0], {
+      harness: flags.string("harness"),
+      model: flags.string("model"),
+      modelUrl: flags.string("model-url"),
+      files: flags.string("files"),
+      cwd: io.env.get("PWD"),
+    });
+    const layout = layoutOf(ctx.paths, agent);
+    if (flags.bool("json")) {
+      io.print({
+        ...agent,
+        folders: { root: layout.root, home: layout.home, agent: layout.agent, config: layout.config },
+      });
+      return;
+    }
+    io.print([
+      `Created agent "${agent.name}" (${agent.id})`,
+      `  folders: ${layout.root}${agent.home ? ` (Home: ${agent.home})` : ""}`,
+      `  harness: ${agent.harness}, port ${agent.ports.endpoint}`,
+      `Start it with \`lnk agent start${agent.name === "main" ? "" : ` --agent ${agent.name}`}\``,
+    ].join("\n"));
+  },
+};

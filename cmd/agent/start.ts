@@ -1,0 +1,28 @@
+import { LinkError } from "../../core/base/mod.ts";
+import { resolveAgent, startAgent } from "../../core/agent/mod.ts";
+import type { Command } from "../command.ts";
+import { contextOf } from "../context.ts";
+import { parseFlags } from "../flags.ts";
+import { statusText } from "./status_text.ts";
+
+export const start: Command = {
+  summary: "Start an agent: its bridge and its harness, in its sandbox",
+  usage: "lnk agent start [--agent <name>] [--sandbox | --no-sandbox] [--yes] [--json]",
+  examples: ["lnk agent start", "lnk agent start --agent work", "lnk agent start --no-sandbox"],
+  details: "--no-sandbox turns the agent's sandbox off and it stays off until --sandbox (GRT-6); it is\n" +
+    "the only way off: --yes never turns it off. `unsandboxed = false` in ~/.lnk/machine.toml refuses it.",
+  async run(argv, io) {
+    const flags = parseFlags(
+      argv,
+      { string: ["agent"], boolean: ["json", "sandbox", "no-sandbox", "yes"] },
+      this.usage,
+    );
+    if (flags.bool("sandbox") && flags.bool("no-sandbox")) {
+      throw new LinkError("USAGE", "Cannot start with both --sandbox and --no-sandbox", { hint: "Pick one" });
+    }
+    const sandbox = flags.bool("no-sandbox") ? false : flags.bool("sandbox") ? true : undefined;
+    const ctx = contextOf(io);
+    const status = await startAgent(ctx, await resolveAgent(ctx, flags.string("agent")), { sandbox });
+    io.print(flags.bool("json") ? status : `Started "${status.name}"\n${statusText(status)}`);
+  },
+};

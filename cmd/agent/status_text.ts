@@ -1,0 +1,17 @@
+import type { AgentStatus } from "../../core/agent/mod.ts";
+
+/** One agent's status in words. */
+export function statusText(s: AgentStatus): string {
+  const state = s.state === "died" ? `DIED (${s.reason ?? "see `lnk agent logs`"})` : s.state;
+  return [
+    `${s.name} (${s.id}): ${state}`,
+    `  harness: ${s.harness}, sandbox ${s.sandbox}`,
+    `  port:    ${s.ports.endpoint} (block ${s.ports.block}-${s.ports.block + 9})`,
+    `  services: bridge ${serviceText(s.services.bridge)}, agent ${serviceText(s.services.agent)}`,
+  ].join("\n");
+}
+
+function serviceText(s: { running: boolean; pid?: number; died?: boolean }): string {
+  if (s.running) return `running (pid ${s.pid})`;
+  return s.died ? "died" : "stopped";
+}

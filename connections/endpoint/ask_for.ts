@@ -1,0 +1,151 @@
+import { type AgentKey, checkProof, LinkError, makeProof, newChallenge } from "../../core/base/mod.ts";
+import { PROOF_PATH } from "./endpoint_guard.ts";
+import { Http1Connection, readLines, readText } from "./http1_client.ts";
+
+/** Where an endpoint listens: the agent's door on the loopback, or a unix socket. */
+export type EndpointAddress = { port: number } | { path: string };
+
+/** Who is calling and for which agent: the caller proves itself with the agent's key. */
+export interface AskCaller {
+  agentId: string;
+  agentName: string;
+  key: AgentKey;
+  /** `Link-From` for a message from someone other than the owner (SCH-1). */
+  from?: string;
+  hops?: number;
+}
+
+/** One streamed piece of an answer: ACP `session/update` params. */
+export type SessionUpdate = Record<string, unknown> & { sessionUpdate?: string };
+
+/** How a message ended: answered, steered into a running turn (202), or refused. */
+export type AskResult =
+  | { kind: "answered"; text: string; stopReason: string }
+  | { kind: "steered" };
+
+/** A connection to an endpoint that has proved itself; each request is proved in turn. */
+export class ProvenEndpoint implements AsyncDisposable {
+  #http: Http1Connection;
+  #caller: AskCaller;
+  #challenge: string;
+  #nextId = 1;
+
+  constructor(http: Http1Connection, caller: AskCaller, challenge: string) {
+    this.#http = http;
+    this.#caller = caller;
+    this.#challenge = challenge;
+  }
+
+  /** Sends one ACP request and streams its `session/update`s; resolves with the final result. */
+  async call(
+    method: string,
+    params: Record<string, unknown>,
+    onUpdate: (update: SessionUpdate) => void = () => {},
+  ): Promise<{ status: number; result?: Record<string, unknown>; steered: boolean }> {
+    const id = this.#nextId++;
+    const proof = makeProof(this.#caller.key, "link-caller-v1", this.#challenge, this.#caller.agentId);
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      "Link-Agent": this.#caller.agentName,
+      "Link-Agent-Id": this.#caller.agentId,
+      "Link-Proof": `${this.#challenge} ${proof}`,
+      "Link-Hops": String(this.#caller.hops ?? 0),
+    };
+    if (this.#caller.from) headers["Link-From"] = this.#caller.from;
+    const res = await this.#http.request({
+      method: "POST",
+      path: "/acp",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+    });
+    this.#challenge = res.headers.get("link-challenge") ?? "";
+    if (res.status === 202 && res.headers.has("link-steered")) {
+      await readText(res.body);
+      return { status: 202, steered: true };
+    }
+    if (res.status !== 200) {
+      const text = await readText(res.body);
+      throw endpointError(res.status, text);
+    }
+    for await (const line of readLines(res.body)) {
+      if (!line.trim()) continue;
+      const msg = JSON.parse(line) as {
+        method?: string;
+        params?: { update?: SessionUpdate };
+        id?: number;
+        result?: Record<string, unknown>;
+        error?: { message?: string };
+      };
+      if (msg.method === "session/update" && msg.params?.update) onUpdate(msg.params.update);
+      else if (msg.id === id && msg.error) throw endpointError(200, JSON.stringify({ error: msg.error }));
+      else if (msg.id === id) {
+        for await (const _ of res.body) { /* drain to the end of the answer */ }
+        return { status: 200, result: msg.result ?? {}, steered: false };
+      }
+    }
+    throw new LinkError("SERVICE_FAILED", "Cannot read the agent's answer: it ended without a result", {
+      hint: "See `lnk agent logs` for what the harness said",
+    });
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    this.#http.close();
+    return Promise.resolve();
+  }
+}
+
+function endpointError(status: number, text: string): LinkError {
+  let message = text.slice(0, 300);
+  let hint: string | undefined;
+  try {
+    const body = JSON.parse(text) as { error?: { message?: string; hint?: string } };
+    message = body.error?.message ?? message;
+    hint = body.error?.hint;
+  } catch { /* not JSON */ }
+  return new LinkError(
+    status === 503 ? "SERVICE_FAILED" : "REFUSED",
+    `Your agent could not answer: ${message}`,
+    {
+      hint: hint ?? "See `lnk agent logs` for the harness's side",
+    },
+  );
+}
+
+/**
+ * Connects to an agent's endpoint and checks it proves the agent's key before anything is sent
+ * (BRG-1, PRT-6): a squatter on the port gets no message and no key.
+ */
+export async function openEndpoint(address: EndpointAddress, caller: AskCaller): Promise<ProvenEndpoint> {
+  const conn = "port" in address
+    ? await Deno.connect({ hostname: "127.0.0.1", port: address.port })
+    : await Deno.connect({ transport: "unix", path: address.path });
+  const http = new Http1Connection(conn);
+  try {
+    const challenge = newChallenge();
+    const res = await http.request({
+      method: "GET",
+      path: PROOF_PATH,
+      headers: {
+        "Link-Challenge": challenge,
+        "Link-Agent": caller.agentName,
+        "Link-Agent-Id": caller.agentId,
+      },
+    });
+    await readText(res.body);
+    const proof = res.headers.get("link-proof") ?? "";
+    if (res.status !== 200 || !checkProof(caller.key, "link-endpoint-v1", challenge, proof, caller.agentId)) {
+      throw new LinkError(
+        "PROOF_FAILED",
+        "Cannot trust the program on the agent's port: it did not prove the agent's key",
+        {
+          hint:
+            "Another program may hold the port. Run `lnk agent stop`, then `lnk agent start` to move the agent",
+        },
+      );
+    }
+    return new ProvenEndpoint(http, caller, res.headers.get("link-challenge") ?? "");
+  } catch (err) {
+    http.close();
+    throw err;
+  }
+}

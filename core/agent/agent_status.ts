@@ -1,0 +1,71 @@
+import type { AgentContext } from "./context.ts";
+import type { AgentSettings } from "./settings.ts";
+import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
+
+/** running: both services up; asleep: the door up, the agent stopped while idle; died: a service is gone unbidden. */
+export type AgentState = "running" | "asleep" | "stopped" | "died";
+
+/** What `lnk agent status` says of one agent. */
+export interface AgentStatus {
+  name: string;
+  id: string;
+  owner: string;
+  harness: string;
+  state: AgentState;
+  sandbox: "on" | "off";
+  ports: { endpoint: number; block: number };
+  services: { agent: ServiceState; bridge: ServiceState };
+  /** Why it died, from the log, when it did. */
+  reason?: string;
+}
+
+/** The agent's state, looking only at this machine (MDL-2): its services, ports and sandbox setting. */
+export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Promise<AgentStatus> {
+  const backend = await pickBackend(ctx.paths, ctx.env);
+  const agentService = await backend.status(serviceNames("agent", agent.id));
+  const bridge = await backend.status(serviceNames("bridge", agent.id));
+  const state: AgentState = agentService.died || bridge.died
+    ? "died"
+    : agentService.running && bridge.running
+    ? "running"
+    : bridge.running
+    ? "asleep"
+    : "stopped";
+  const status: AgentStatus = {
+    name: agent.name,
+    id: agent.id,
+    owner: agent.owner,
+    harness: agent.harness,
+    state,
+    sandbox: agent.sandbox.enabled ? "on" : "off",
+    ports: agent.ports,
+    services: { agent: agentService, bridge },
+  };
+  if (state === "died") {
+    const which = agentService.died ? "agent" : "bridge";
+    const log = await backend.logs(serviceNames(which, agent.id), 1);
+    status.reason = `its ${which} service stopped unbidden${log ? `: ${lastMessage(log)}` : ""}`;
+  }
+  return status;
+}
+
+function lastMessage(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: string; error?: { message?: string } | string };
+    const detail = typeof entry.error === "string" ? entry.error : entry.error?.message;
+    return [entry.msg, detail].filter(Boolean).join(": ");
+  } catch {
+    return line.slice(0, 200);
+  }
+}
+
+/** The logs of an agent's services, each line labelled with its service. */
+export async function agentLogs(ctx: AgentContext, agent: AgentSettings, lines = 200): Promise<string> {
+  const backend = await pickBackend(ctx.paths, ctx.env);
+  const parts: string[] = [];
+  for (const role of ["bridge", "agent"] as const) {
+    const text = await backend.logs(serviceNames(role, agent.id), lines);
+    if (text) parts.push(text.split("\n").map((l) => `${role}: ${l}`).join("\n"));
+  }
+  return parts.join("\n");
+}

@@ -1,0 +1,46 @@
+/**
+ * Agents: IDs, owners, settings, folders, ports, keys, services, and their lifecycle (create,
+ * start, stop, status, logs, remove, restore), plus the two roles each agent runs.
+ * @module
+ */
+/** The context agent functions work in. */
+export { type AgentContext, agentContext } from "./context.ts";
+/** IDs that are never reused, and names safe for folders. */
+export { checkAgentName, issueAgentId, noteIssuedId } from "./agent_id.ts";
+/** Settings: schema, atomic locked writes, the raw ID read. */
+export { AgentSettings, loadSettings, readIdRaw, saveSettings, updateSettings } from "./settings.ts";
+/** The spec (opinions) and machine settings. */
+export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "./spec.ts";
+export { loadMachine, type Machine, MachineToml } from "./machine.ts";
+export { type AgentConfig, loadAgentConfig } from "./agent_config.ts";
+/** Folders. */
+export { type AgentLayout, agentLayout, COLLECTIONS, createLayout, layoutOf } from "./layout.ts";
+/** Ports in blocks of ten. */
+export {
+  BLOCK_FROM,
+  BLOCK_SIZE,
+  blockPorts,
+  firstFreeBlock,
+  isPortFree,
+  MOVED_BELOW,
+  randomFreeBlock,
+} from "./ports.ts";
+/** The agent's key, bound while it runs. */
+export { bindKey, readKey, unbindKey } from "./keyring.ts";
+/** The stand-in owner. */
+export { standInOwner } from "./owner.ts";
+/** Finding agents. */
+export { findAgent, listAgents, resolveAgent } from "./agents.ts";
+/** The lifecycle. */
+export { createAgent, type CreateAgentOptions, portsOf } from "./create_agent.ts";
+export { listRemoved, removeAgent, type RemoveFiles, type RemoveResult } from "./remove_agent.ts";
+export { restoreAgent } from "./restore_agent.ts";
+export { startAgent, type StartAgentOptions } from "./start_agent.ts";
+export { stopAgent } from "./stop_agent.ts";
+export { agentLogs, type AgentState, type AgentStatus, agentStatus } from "./agent_status.ts";
+/** Services. */
+export * as services from "./services/mod.ts";
+export { serviceFor } from "./service_plan.ts";
+/** The roles each agent runs. */
+export { runAgentRole } from "./roles/run_agent_role.ts";
+export { runBridgeRole } from "./roles/run_bridge_role.ts";

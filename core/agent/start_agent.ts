@@ -1,0 +1,120 @@
+import { LinkError, PORT_TAKEN_EXIT, RoleExited } from "../base/mod.ts";
+import { KNOWN } from "../adapters/mod.ts";
+import { findPlugin } from "../plugins/mod.ts";
+import { listAgents } from "./agents.ts";
+import { loadAgentConfig } from "./agent_config.ts";
+import { type AgentStatus, agentStatus } from "./agent_status.ts";
+import type { AgentContext } from "./context.ts";
+import { portsOf } from "./create_agent.ts";
+import { bindKey, unbindKey } from "./keyring.ts";
+import { loadMachine } from "./machine.ts";
+import { blockPorts, isPortFree, randomFreeBlock } from "./ports.ts";
+import { serviceFor } from "./service_plan.ts";
+import { type AgentSettings, updateSettings } from "./settings.ts";
+import { pickBackend, serviceNames } from "./services/mod.ts";
+
+/** What `lnk agent start` may say besides the agent. */
+export interface StartAgentOptions {
+  /** --sandbox (true) or --no-sandbox (false): persists (GRT-6). Absent keeps the setting. */
+  sandbox?: boolean;
+}
+
+/**
+ * Starts an agent: checks its spec and grants, sets the sandbox setting it was given, moves its
+ * ports if another program holds one (PRT-4), binds a new key (BRG-7), and starts its bridge and
+ * its agent service, waiting for each to be ready.
+ */
+export async function startAgent(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: StartAgentOptions = {},
+): Promise<AgentStatus> {
+  const machine = await loadMachine(ctx.paths);
+  if (options.sandbox === false && !machine.unsandboxed) throw unsandboxedRefused(agent, "--no-sandbox");
+  if (options.sandbox !== undefined && options.sandbox !== agent.sandbox.enabled) {
+    agent = await updateSettings(
+      ctx.paths,
+      agent.id,
+      (s) => ({ ...s, sandbox: { enabled: options.sandbox! } }),
+    );
+  }
+  if (!agent.sandbox.enabled && !machine.unsandboxed) throw unsandboxedRefused(agent, "its setting");
+  await loadAgentConfig(ctx.paths, agent);
+  await checkHarnessPresent(ctx, agent);
+  const current = await agentStatus(ctx, agent);
+  if (current.state === "running") {
+    ctx.note?.(`Agent "${agent.name}" is running already`);
+    return current;
+  }
+  const backend = await pickBackend(ctx.paths, ctx.env);
+  await backend.stop(serviceNames("agent", agent.id));
+  await backend.stop(serviceNames("bridge", agent.id));
+  agent = await freePorts(ctx, agent);
+  await bindKey(ctx.paths, agent.id);
+  await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
+  try {
+    for (let attempt = 0;; attempt++) {
+      try {
+        await backend.start(serviceFor(ctx, agent, "bridge"));
+        break;
+      } catch (err) {
+        if (
+          !(err instanceof LinkError && err.cause instanceof RoleExited && err.cause.code === PORT_TAKEN_EXIT)
+        ) throw err;
+        if (attempt >= 3) throw err;
+        // Another program took a port in the moment after the check: move again (PRT-4).
+        agent = await moveBlock(ctx, agent, agent.ports.endpoint);
+      }
+    }
+    await backend.start(serviceFor(ctx, agent, "agent"));
+  } catch (err) {
+    await backend.stop(serviceNames("bridge", agent.id));
+    await backend.stop(serviceNames("agent", agent.id));
+    await unbindKey(ctx.paths, agent.id);
+    throw err;
+  }
+  return await agentStatus(ctx, agent);
+}
+
+function unsandboxedRefused(agent: AgentSettings, how: string): LinkError {
+  return new LinkError(
+    "SANDBOX_REFUSED",
+    `Cannot start agent "${agent.name}" without a sandbox (${how}): this machine refuses it`,
+    {
+      hint: "machine.toml says `unsandboxed = false`; run `lnk agent start --sandbox` to run it sandboxed",
+    },
+  );
+}
+
+async function checkHarnessPresent(ctx: AgentContext, agent: AgentSettings): Promise<void> {
+  if (KNOWN[agent.harness]?.builtIn || (await findPlugin(agent.harness, ctx.env))) return;
+  throw new LinkError(
+    "HARNESS_MISSING",
+    `Cannot start agent "${agent.name}": harness "${agent.harness}" is not installed`,
+    {
+      hint:
+        `Install its adapter (lnk-${agent.harness} on the PATH), or switch harness with \`lnk agent use link\``,
+    },
+  );
+}
+
+/** Rechecks the agent's ports; where another program holds one, moves the block first (PRT-4). */
+async function freePorts(ctx: AgentContext, agent: AgentSettings): Promise<AgentSettings> {
+  const ports = [agent.ports.endpoint, ...blockPorts(agent.ports.block)];
+  const busy = ports.find((p) => !isPortFree(p));
+  return busy === undefined ? agent : await moveBlock(ctx, agent, busy);
+}
+
+async function moveBlock(ctx: AgentContext, agent: AgentSettings, busy: number): Promise<AgentSettings> {
+  const others = (await listAgents(ctx)).filter((a) => a.id !== agent.id);
+  const block = randomFreeBlock(portsOf(others));
+  const moved = await updateSettings(
+    ctx.paths,
+    agent.id,
+    (s) => ({ ...s, ports: { endpoint: block, block } }),
+  );
+  ctx.note?.(
+    `Moved agent "${agent.name}" to ports ${block}-${block + 9}: port ${busy} is taken by another program`,
+  );
+  return moved;
+}

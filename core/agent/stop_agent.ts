@@ -1,0 +1,13 @@
+import type { AgentContext } from "./context.ts";
+import { unbindKey } from "./keyring.ts";
+import type { AgentSettings } from "./settings.ts";
+import { pickBackend, serviceNames } from "./services/mod.ts";
+
+/** Stops an agent's services and unbinds its key, so proofs made with it are refused (BRG-7). */
+export async function stopAgent(ctx: AgentContext, agent: AgentSettings): Promise<void> {
+  const backend = await pickBackend(ctx.paths, ctx.env);
+  await backend.stop(serviceNames("agent", agent.id));
+  await backend.stop(serviceNames("bridge", agent.id));
+  await unbindKey(ctx.paths, agent.id);
+  await Deno.remove(ctx.paths.net(agent.id), { recursive: true }).catch(() => {});
+}

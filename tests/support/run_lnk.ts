@@ -1,0 +1,31 @@
+import { roleArgv } from "../../core/base/mod.ts";
+import type { CliResult } from "./run_cli.ts";
+import type { TempHome } from "./temp_home.ts";
+
+/** Runs `lnk <args>` as a child process, as a person at a shell would, against a temporary home. */
+export async function runLnk(
+  args: string[],
+  home: TempHome,
+  options: { stdin?: string } = {},
+): Promise<CliResult> {
+  const [exe, ...rest] = roleArgv(args);
+  const child = new Deno.Command(exe!, {
+    args: rest,
+    env: home.env.toObject(),
+    clearEnv: true,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
