@@ -1,54 +1,89 @@
 import type { Clock } from "../../core/base/mod.ts";
 
-interface Timer {
+interface Sleeper {
   at: number;
+  seq: number;
   resolve: () => void;
 }
 
-/** A clock tests drive: time moves only by advance(), and sleepers wake in order. */
+/**
+ * A Clock that moves only when a test calls `advance(ms)`, so timed code (timeouts, leases,
+ * schedules) runs without waiting on real time. Sleepers wake in deadline order.
+ */
 export class FakeClock implements Clock {
   #now: number;
-  #timers: Timer[] = [];
-  constructor(start = Date.UTC(2026, 10, 30, 9, 0, 0)) {
+  #seq = 0;
+  #sleepers: Sleeper[] = [];
+  #watchers: { count: number; resolve: () => void }[] = [];
+
+  /** Starts at `start` ms since the epoch: 2025-01-01T00:00:00Z unless told. */
+  constructor(start: number = Date.UTC(2025, 0, 1)) {
     this.#now = start;
   }
+
   now(): number {
     return this.#now;
   }
+
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer: Timer = { at: this.#now + Math.max(0, ms), resolve };
-      this.#timers.push(timer);
-      signal?.addEventListener("abort", () => {
-        this.#timers = this.#timers.filter((t) => t !== timer);
-        reject(signal.reason);
-      }, { once: true });
+      const sleeper: Sleeper = {
+        at: this.#now + Math.max(0, ms),
+        seq: this.#seq++,
+        resolve: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#sleepers.push(sleeper);
+      this.#notify();
     });
   }
-  /** How many sleepers wait. */
-  get waiting(): number {
-    return this.#timers.length;
+
+  /** How many sleeps are waiting. */
+  get pending(): number {
+    return this.#sleepers.length;
   }
-  /** Moves time forward, waking each sleeper whose time came, in order, letting each run. */
+
+  /** Resolves once at least `count` sleeps are waiting: the code under test has reached its wait. */
+  waitForSleepers(count = 1): Promise<void> {
+    if (this.#sleepers.length >= count) return Promise.resolve();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#watchers.push({ count, resolve });
+    return promise;
+  }
+
+  /** Moves time on by `ms`, waking each due sleeper in order and letting its code run. */
   async advance(ms: number): Promise<void> {
-    const until = this.#now + ms;
-    while (true) {
-      this.#timers.sort((a, b) => a.at - b.at);
-      const next = this.#timers[0];
-      if (!next || next.at > until) break;
-      this.#timers.shift();
+    const target = this.#now + ms;
+    for (;;) {
+      const next = this.#sleepers
+        .filter((s) => s.at <= target)
+        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!next) break;
+      this.#sleepers = this.#sleepers.filter((s) => s !== next);
       this.#now = next.at;
       next.resolve();
       await settle();
     }
-    this.#now = until;
+    this.#now = target;
     await settle();
+  }
+
+  #notify(): void {
+    const ready = this.#watchers.filter((w) => this.#sleepers.length >= w.count);
+    this.#watchers = this.#watchers.filter((w) => this.#sleepers.length < w.count);
+    for (const w of ready) w.resolve();
   }
 }
 
-/** Lets pending promise callbacks run. */
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-  await new Promise((r) => setTimeout(r, 0));
+/** Lets woken code run: one macrotask turn, not a wait on time. */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
