@@ -29,7 +29,7 @@ export function stringifyToml(value: Record<string, unknown>): string {
 export function lineOfKey(text: string, path: readonly PropertyKey[]): number | undefined {
   const lines = text.split("\n");
   const keys = path.map(String);
-  for (let split = keys.length - 1; split >= 0; split--) {
+  for (let split = keys.length; split >= 0; split--) {
     const table = keys.slice(0, split);
     const rest = keys.slice(split);
     const found = findInTable(lines, table, rest);
