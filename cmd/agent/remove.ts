@@ -38,7 +38,7 @@ export const remove: Command = {
       });
     }
     const keep = (await loadMachine(ctx.paths)).keep_moved;
-    if (!flags.bool("yes") || files === "delete") {
+    if (!flags.bool("yes")) {
       const what = files === "delete" ? "and DELETE its files" : `(its files are kept aside for ${keep})`;
       const answer = await io.ask(`Remove agent "${agent.name}" ${what}? [y/N]`);
       if (answer === undefined) {
