@@ -91,7 +91,6 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
     }
     requests.push(record);
     for (const wake of waiters.splice(0)) wake();
-    req.signal.addEventListener("abort", () => (record.disconnected = true), { once: true });
     if (options.key !== undefined && record.headers["authorization"] !== `Bearer ${options.key}`) {
       return Response.json({
         error: {

@@ -42,6 +42,7 @@ export class QueuedReply implements ReplyControl {
   readonly done: Promise<void>;
   readonly #taken = Promise.withResolvers<FakeModelRequest>();
   readonly #done = Promise.withResolvers<void>();
+  #request: FakeModelRequest | undefined;
 
   constructor(reply: ScriptedReply) {
     this.reply = reply;
@@ -59,7 +60,13 @@ export class QueuedReply implements ReplyControl {
 
   /** Marks the reply as taken by a request. */
   take(request: FakeModelRequest): void {
+    this.#request = request;
     this.#taken.resolve(request);
+  }
+
+  /** Notes that the client went away before the reply ended. */
+  disconnect(): void {
+    if (this.#request) this.#request.disconnected = true;
   }
 
   /** Marks the reply as finished, whichever way it ended. */

@@ -73,7 +73,7 @@ function paced(
             if (cancelled) return;
             controller.enqueue(encoder.encode(frame));
           }
-          if (abrupt) controller.error(new Error("fake model cut the connection"));
+          if (abrupt) controller.error("fake model cut the connection");
           else controller.close();
         } catch {
           if (!cancelled) controller.close();
@@ -84,6 +84,7 @@ function paced(
     },
     cancel() {
       cancelled = true;
+      entry.disconnect();
       entry.gate.abort(new Error("client went away"));
     },
   });
