@@ -1,0 +1,43 @@
+/** Why the proxy refused a request; sent in the `Link-Refused` header and named in test titles. */
+export type RefusalReason =
+  | "secret-missing"
+  | "secret-wrong"
+  | "wrong-host"
+  | "bad-request"
+  | "invalid-host"
+  | "name-forbidden"
+  | "address-forbidden"
+  | "host-not-allowed"
+  | "port-not-allowed"
+  | "resolve-failed"
+  | "upstream-failed";
+
+/** A refusal: why, what failed (never holding a secret), and what to do. */
+export interface Refusal {
+  readonly reason: RefusalReason;
+  readonly message: string;
+  readonly hint?: string;
+}
+
+/** The HTTP status for a refusal; a missing secret is 407 only where a proxy client can answer it. */
+export function refusalStatus(reason: RefusalReason, asProxy: boolean): number {
+  switch (reason) {
+    case "secret-missing":
+    case "secret-wrong":
+      return asProxy ? 407 : 403;
+    case "bad-request":
+    case "invalid-host":
+      return 400;
+    case "resolve-failed":
+    case "upstream-failed":
+      return 502;
+    default:
+      return 403;
+  }
+}
+
+/** The body a refused caller reads: what failed, and the hint on its own line. */
+export function refusalBody(refusal: Refusal): string {
+  const hint = refusal.hint ? `\n  hint: ${refusal.hint}` : "";
+  return `Link's proxy refused the request: ${refusal.message}${hint}\n`;
+}
