@@ -1,42 +1,42 @@
 /**
  * `lnk`: reads the first words of the command line and runs a command or a background role.
+ * Each role loads only its own modules, so a role starts fast (a wake waits on it).
  * @module
  */
-import { runCli, terminalIo } from "./cmd/mod.ts";
 import { logger, toLinkError } from "./core/base/mod.ts";
-import { runAgentRole, runBridgeRole } from "./core/agent/mod.ts";
-import { runMiniHarnessRole } from "./core/adapters/mod.ts";
 
 type Role = (args: string[], signal: AbortSignal) => Promise<number>;
 
 /** The background roles: the same binary started again by a service or a parent role. */
-const ROLES: Record<string, Role> = {
-  "agent run": runAgentRole,
-  "agent bridge": runBridgeRole,
-  "harness mini": runMiniHarnessRole,
+const ROLES: Record<string, () => Promise<Role>> = {
+  "agent run": async () => (await import("./core/agent/mod.ts")).runAgentRole,
+  "agent bridge": async () => (await import("./core/agent/mod.ts")).runBridgeRole,
+  "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
 };
 
-async function runRole(role: Role, name: string, args: string[]): Promise<number> {
+async function runRole(load: () => Promise<Role>, name: string, args: string[]): Promise<number> {
   const controller = new AbortController();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     Deno.addSignalListener(signal, () => controller.abort(new Error(signal)));
   }
   try {
-    return await role(args, controller.signal);
+    return await (await load())(args, controller.signal);
   } catch (err) {
     const error = toLinkError(err);
-    logger(name).error(error.message, {
-      code: error.code,
-      hint: error.hint,
-      stack: error.cause instanceof Error ? error.cause.stack : undefined,
-    });
+    const stack = error.cause instanceof Error ? error.cause.stack : undefined;
+    logger(name).error(error.message, { code: error.code, hint: error.hint, stack });
     return 1;
   }
+}
+
+async function runCommand(args: string[]): Promise<number> {
+  const { runCli, terminalIo } = await import("./cmd/mod.ts");
+  return await runCli(args, terminalIo());
 }
 
 if (import.meta.main) {
   const words = Deno.args.slice(0, 2).join(" ");
   const role = ROLES[words];
-  const code = role ? await runRole(role, words, Deno.args.slice(2)) : await runCli(Deno.args, terminalIo());
+  const code = role ? await runRole(role, words, Deno.args.slice(2)) : await runCommand(Deno.args);
   Deno.exit(code);
 }
