@@ -1,0 +1,85 @@
+/**
+ * Who connected to a bridge, as far as the operating system says (BRG-6: never which agent,
+ * only which user, and only to keep places apart per user, BRG-13).
+ *
+ * Deno exposes no SO_PEERCRED. For TCP on this machine the peer's socket is in /proc/net/tcp
+ * (or tcp6), whose `uid` column names the user who made it: the peer's local address is our
+ * remote one and the other way round. For unix sockets there is no sound way to learn the peer
+ * from Deno, so a unix bridge's socket must live in a folder only its user may enter (0700,
+ * checked when it listens): every caller is then that user or root, and they share one user's
+ * places.
+ */
+export interface BridgePeer {
+  /** How the caller connected. */
+  transport: "tcp" | "unix";
+  /** The caller's user id, when the system tells it. */
+  uid: number | undefined;
+}
+
+/** The places key for a peer: its uid, or one shared key for peers whose user is unknown. */
+export function placesKey(peer: BridgePeer): string {
+  return peer.uid === undefined ? "unknown" : `uid:${peer.uid}`;
+}
+
+/** The peer of an accepted connection. */
+export async function peerOf(conn: Deno.Conn): Promise<BridgePeer> {
+  if (conn.localAddr.transport === "unix") return { transport: "unix", uid: Deno.uid() ?? undefined };
+  const local = conn.localAddr as Deno.NetAddr;
+  const remote = conn.remoteAddr as Deno.NetAddr;
+  return { transport: "tcp", uid: await tcpPeerUid(local, remote) };
+}
+
+/** The uid owning the other end of a TCP connection on this machine, from /proc/net/tcp{,6}. */
+export async function tcpPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Promise<number | undefined> {
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(table);
+    } catch {
+      continue;
+    }
+    for (const row of text.split("\n").slice(1)) {
+      const cols = row.trim().split(/\s+/);
+      if (cols.length < 8) continue;
+      const mine = parseEndpoint(cols[1] ?? "");
+      const theirs = parseEndpoint(cols[2] ?? "");
+      if (!mine || !theirs) continue;
+      if (same(mine, remote) && same(theirs, local)) {
+        const uid = Number(cols[7]);
+        return Number.isInteger(uid) ? uid : undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+interface Endpoint {
+  host: string;
+  port: number;
+}
+
+function same(endpoint: Endpoint, addr: Deno.NetAddr): boolean {
+  return endpoint.port === addr.port && endpoint.host === addr.hostname;
+}
+
+/** `0100007F:1F90` or the 32-hex IPv6 form; each 32-bit word is printed in host (little-endian) order. */
+function parseEndpoint(text: string): Endpoint | undefined {
+  const [hex = "", portHex = ""] = text.split(":");
+  const port = parseInt(portHex, 16);
+  if (!Number.isInteger(port) || (hex.length !== 8 && hex.length !== 32)) return undefined;
+  const bytes: number[] = [];
+  for (let word = 0; word < hex.length; word += 8) {
+    for (let i = 6; i >= 0; i -= 2) bytes.push(parseInt(hex.slice(word + i, word + i + 2), 16));
+  }
+  if (bytes.some((b) => Number.isNaN(b))) return undefined;
+  return { host: formatHost(bytes), port };
+}
+
+function formatHost(bytes: number[]): string {
+  if (bytes.length === 4) return bytes.join(".");
+  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  if (mapped) return bytes.slice(12).join(".");
+  const words: string[] = [];
+  for (let i = 0; i < 16; i += 2) words.push((((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)).toString(16));
+  return words.join(":");
+}
