@@ -1,6 +1,30 @@
 /**
- * The sandbox: an agent's grants (its sandbox file) and running programs under them.
+ * The sandbox: an agent's grants (its sandbox file) and running programs under them in
+ * bubblewrap, with their own user, PID, IPC, UTS and network namespaces, crossed only by relays
+ * over unix sockets.
  * @module
  */
 /** The sandbox file's schema, its reader and the defaults a new agent gets. */
 export { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "./sandbox_spec.ts";
+/** Plans a sandbox: bubblewrap's command line and environment from a spec, purely. */
+export { planSandbox, type RuntimePaths, type SandboxInput, type SandboxPlan } from "./plan_sandbox.ts";
+/** The agent whose folders a sandbox shows, and how ([files] held, or all of Home). */
+export { type FoldersMode, type SandboxAgent, VISIBLE_COLLECTIONS } from "./files_mounts.ts";
+/** Looks at this machine (bubblewrap, real paths, Link's runtime) to make planSandbox's input. */
+export { linkRuntime, resolveSandboxInput, type SandboxRequest } from "./resolve_sandbox.ts";
+/** What a sandbox sees of the system, and this machine's layout of it. */
+export { ETC_ENTRIES, SYSTEM_SECRETS, type SystemView } from "./system_view.ts";
+/** Finds bubblewrap and checks it can keep user namespaces out. */
+export { MIN_BWRAP, probeSystem } from "./probe_system.ts";
+/** What no sandbox ever sees, and "~" expansion. */
+export { expandHome, hiddenPaths } from "./hidden_paths.ts";
+/** Starts a planned sandbox from a clean environment with no inherited descriptors. */
+export { runSandboxed, type RunSandboxedOptions, type SandboxProcess } from "./run_sandboxed.ts";
+/** A grant the sandbox cannot enforce, refused naming its file and line. */
+export { specRefusal, type SpecSource } from "./spec_refusal.ts";
+/** Relays across the sandbox's edge: TCP inside to unix sockets, and back. */
+export { MAX_SOCKET_PATH, parseRelayArgs, relayArgs, type RelayRule } from "./relay_rule.ts";
+/** Serves one relay until disposed. */
+export { type Relay, serveRelay } from "./relay.ts";
+/** The `lnk sandbox relay` role: relays inside a sandbox, then the command. */
+export { runRelayRole } from "./relay_role.ts";

@@ -2,6 +2,21 @@ import { z } from "zod";
 import { validateToml } from "../core/base/mod.ts";
 
 const Access = z.enum(["none", "read", "write"]);
+/** One folder name the agent sees: "." (all of Home) or a single name, never nested (LAY-6). */
+const FolderName = z.string().regex(
+  /^(?!\.\.$)[^/\\\0]+$/,
+  'must be one folder name, such as "work", or "."',
+);
+/** A path of this machine: absolute, or under your home with "~". */
+const MachinePath = z.string().regex(/^(~|~\/.*|\/.*)$/, 'must start with "/" or "~"').refine(
+  (p) => !p.split("/").includes(".."),
+  'must not contain ".."',
+);
+/** A folder inside a team's shared folder, relative to it. */
+const TeamFolder = z.string().regex(/^[^/\0]/, "must be relative to the team's folder").refine(
+  (p) => !p.split("/").includes(".."),
+  'must not contain ".."',
+);
 const HostPort = z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'must be "host:port", such as "github.com:22"');
 
 /**
@@ -10,12 +25,17 @@ const HostPort = z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'must be "host:port", su
  */
 export const SandboxSpec = z.strictObject({
   /** What the agent's tools may do with each of its folders: "." is all of Home (LAY-5). */
-  files: z.record(z.string(), Access).default({
+  files: z.record(FolderName, Access).default({
     ".": "write",
     instructions: "read",
     skills: "read",
     chats: "read",
   }),
+  /** Paths of this machine beyond Home, read-only or writable (`--read`, `--write`). */
+  paths: z.strictObject({
+    read: z.array(MachinePath).default([]),
+    write: z.array(MachinePath).default([]),
+  }).prefault({}),
   /** Programs the run tool may start, by name, path or "*" (SBX-20). */
   commands: z.strictObject({ allow: z.array(z.string().min(1)).default(["*"]) }).prefault({}),
   /** The internet through the proxy: hosts ("*" for any) and raw TCP endpoints (SBX-11, SBX-12). */
@@ -38,8 +58,8 @@ export const SandboxSpec = z.strictObject({
     z.string(),
     z.strictObject({
       all: z.boolean().default(false),
-      read: z.array(z.string()).default([]),
-      write: z.array(z.string()).default([]),
+      read: z.array(TeamFolder).default([]),
+      write: z.array(TeamFolder).default([]),
     }),
   ).default({}),
   /** Who may message the agent besides its owner (ACS-2). */
@@ -66,6 +86,13 @@ export const DEFAULT_SANDBOX_TOML =
 instructions = "read"
 skills = "read"
 chats = "read"
+
+# Paths of this machine beyond Home, such as "~/src" or "/opt/data": read-only or
+# writable. ~/.lnk, ~/.config, every Config/ folder, other agents' folders and team
+# folders stay hidden whatever these say.
+[paths]
+read = []
+write = []
 
 # Programs the run tool may start: names, paths, or "*" for any.
 [commands]

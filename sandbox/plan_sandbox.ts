@@ -1,0 +1,213 @@
+import { LinkError, type LinkPaths, roleArgv } from "../core/base/mod.ts";
+import type { SandboxSpec } from "./sandbox_spec.ts";
+import { specRefusal, type SpecSource } from "./spec_refusal.ts";
+import { isWithin, LAYER, MountList } from "./mount_list.ts";
+import { ETC_ENTRIES, type SystemView } from "./system_view.ts";
+import { hiddenPaths } from "./hidden_paths.ts";
+import { addFilesMounts, type FoldersMode, type SandboxAgent } from "./files_mounts.ts";
+import { addPathMounts, addTeamMounts, type GrantContext } from "./grant_mounts.ts";
+import { relayArgs, type RelayRule } from "./relay_rule.ts";
+
+/** Where Deno and Link's source are, so Link's own roles run inside (read-only). */
+export interface RuntimePaths {
+  readonly deno: string;
+  /** The checkout, when running from source. */
+  readonly checkout?: string;
+  /** Deno's cache, when running from source: read-only, so no sandbox writes a shared cache (SBX-5). */
+  readonly denoDir?: string;
+}
+
+/** Everything a sandbox is made from; paths are real (resolveSandboxInput makes them so). */
+export interface SandboxInput {
+  readonly spec: SandboxSpec;
+  /** The spec's file and text, so a refusal names its line. */
+  readonly source?: SpecSource;
+  readonly paths: LinkPaths;
+  readonly agent?: SandboxAgent;
+  readonly folders?: FoldersMode;
+  /** The harness itself writes chats/ (Link Harness); its tools never do (LAY-7). */
+  readonly harnessWritesChats?: boolean;
+  /** The harness's own home: writable, its HOME, and where it starts unless `cwd` says. */
+  readonly harnessHome: string;
+  /** The folder of unix sockets crossing the sandbox (`~/.lnk/agents/.net/<id>`). */
+  readonly netDir?: string;
+  readonly command: readonly string[];
+  readonly cwd?: string;
+  /** The variables Link chooses for the program (proxy variables among them); nothing else is passed. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly system: SystemView;
+  readonly runtime?: RuntimePaths;
+  /** Real locations of grant paths and hidden paths, where they differ. */
+  readonly realPaths?: Readonly<Record<string, string>>;
+  /** Each team's shared folder (TEAM-11). */
+  readonly teams?: Readonly<Record<string, string>>;
+  /** More to hide: Homes and team folders kept outside ~/Link. */
+  readonly hide?: readonly string[];
+  /** Relays to start inside before the command; they run it (see runRelayRole). */
+  readonly relays?: readonly RelayRule[];
+  /** The command line of the relay role; `lnk sandbox relay` unless told. */
+  readonly launcher?: readonly string[];
+  readonly tmpSize?: number;
+  readonly shmSize?: number;
+}
+
+/** A sandbox ready to start: bubblewrap's command line and the only environment it gets. */
+export interface SandboxPlan {
+  readonly argv: readonly string[];
+  /** bwrap starts with exactly these; it and everything inside see nothing else. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Folders to make before the start: mount points and places hidden under a grant. */
+  readonly ensureDirs: readonly string[];
+  /** Things to tell the person, such as [files] holding only for Link's tools (LAY-8). */
+  readonly notices: readonly string[];
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * Plans a sandbox (SBX-1, SBX-7, SBX-21, GRT-5, LAY-5..8): what it sees, read-only or writable,
+ * what stays hidden, its namespaces and its environment. Pure: the same input gives the same plan.
+ * A grant this sandbox cannot enforce is refused with SANDBOX_REFUSED naming its line.
+ */
+export function planSandbox(input: SandboxInput): SandboxPlan {
+  refuseUnenforceable(input.spec, input.source);
+  const real = (p: string) => input.realPaths?.[p] ?? p;
+  const list = new MountList();
+  addSystemMounts(list, input.system);
+  const hidden = hiddenPaths(input.paths, input.hide).map(real);
+  const ctx: GrantContext = {
+    home: input.paths.home,
+    hidden,
+    real,
+    teams: input.teams ?? {},
+    source: input.source,
+  };
+  addPathMounts(list, input.spec, ctx);
+  const notices: string[] = [];
+  const ensure: string[] = [input.harnessHome];
+  if (input.agent) {
+    ensure.push(...addFilesMounts(list, input.spec, input.agent, {
+      mode: input.folders ?? "layout",
+      harnessWritesChats: input.harnessWritesChats ?? false,
+      source: input.source,
+      notices,
+    }));
+  }
+  addTeamMounts(list, input.spec, ctx);
+  addRuntimeMounts(list, input.runtime);
+  list.add(LAYER.own, { kind: "rw", src: input.harnessHome, dest: input.harnessHome });
+  if (input.netDir) {
+    list.add(LAYER.own, { kind: "rw", src: input.netDir, dest: input.netDir });
+    ensure.push(input.netDir);
+  }
+  list.add(LAYER.private, { kind: "tmpfs", dest: "/tmp", size: input.tmpSize ?? 256 * MIB });
+  list.add(LAYER.private, { kind: "tmpfs", dest: "/dev/shm", size: input.shmSize ?? 64 * MIB });
+  ensure.push(...hideCovered(list, hidden, input.system));
+  const host = input.spec.network.mode === "host";
+  return {
+    argv: [
+      input.system.bwrap,
+      ...["--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"],
+      ...(host ? [] : ["--unshare-net"]),
+      ...["--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL"],
+      ...["--hostname", "lnk-sandbox"],
+      ...list.args(),
+      ...["--chdir", input.cwd ?? input.harnessHome],
+      "--",
+      ...commandLine(input),
+    ],
+    env: sandboxEnv(input),
+    ensureDirs: [...new Set(ensure)],
+    notices,
+  };
+}
+
+/** [commands] lists are not enforceable by bubblewrap alone: refused, never silently open (SBX-20). */
+function refuseUnenforceable(spec: SandboxSpec, source?: SpecSource): void {
+  if (!spec.commands.allow.includes("*")) {
+    throw specRefusal(
+      source,
+      ["commands", "allow"],
+      "a list of programs cannot be enforced by this sandbox (bubblewrap keeps no list of programs)",
+      'Allow every program (`lnk agent allow --command "*"`), then start again',
+    );
+  }
+}
+
+function addSystemMounts(list: MountList, system: SystemView): void {
+  list.add(LAYER.system, { kind: "ro", src: "/usr", dest: "/usr" });
+  for (const top of system.top) {
+    if (top.kind === "symlink") {
+      list.add(LAYER.system, { kind: "symlink", target: top.target, dest: top.path });
+    } else list.add(LAYER.system, { kind: "ro", src: top.path, dest: top.path });
+  }
+  for (const path of ETC_ENTRIES) {
+    list.add(LAYER.system, { kind: "ro", src: path, dest: path, optional: true });
+  }
+  list.add(LAYER.private, { kind: "proc", dest: "/proc" });
+  list.add(LAYER.private, { kind: "dev", dest: "/dev" });
+}
+
+function addRuntimeMounts(list: MountList, runtime?: RuntimePaths): void {
+  if (!runtime) return;
+  list.add(LAYER.runtime, { kind: "ro", src: runtime.deno, dest: runtime.deno });
+  if (runtime.checkout) {
+    list.add(LAYER.runtime, { kind: "ro", src: runtime.checkout, dest: runtime.checkout });
+  }
+  if (runtime.denoDir) {
+    list.add(LAYER.runtime, { kind: "ro", src: runtime.denoDir, dest: runtime.denoDir, optional: true });
+  }
+}
+
+/** Hides each hidden place that a wider mount shows; returns those to make first. */
+function hideCovered(list: MountList, hidden: readonly string[], system: SystemView): string[] {
+  const binds = list.mounts.filter((m) => m.kind === "ro" || m.kind === "rw");
+  const covered = (path: string) => binds.some((m) => m.dest !== path && isWithin(path, m.dest));
+  const ensure: string[] = [];
+  for (const path of hidden) {
+    if (!covered(path)) continue;
+    list.add(LAYER.hide, { kind: "hide", dest: path, folder: true });
+    ensure.push(path);
+  }
+  for (const secret of system.secrets) {
+    if (covered(secret.path)) {
+      list.add(LAYER.hide, { kind: "hide", dest: secret.path, folder: secret.folder });
+    }
+  }
+  return ensure;
+}
+
+function commandLine(input: SandboxInput): string[] {
+  if (input.command.length === 0) {
+    throw new LinkError("USAGE", "Cannot start the sandbox: no command was given", {
+      hint: "Give the command after `--`, such as `lnk sandbox run -- /bin/sh`",
+    });
+  }
+  const relays = input.relays ?? [];
+  if (relays.length === 0) return [...input.command];
+  const launcher = input.launcher ?? roleArgv(["sandbox", "relay"]);
+  return [...launcher, ...relayArgs(relays), "--", ...input.command];
+}
+
+function sandboxEnv(input: SandboxInput): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin",
+    HOME: input.harnessHome,
+    TMPDIR: "/tmp",
+    LANG: "C.UTF-8",
+    ...(input.runtime?.denoDir ? { DENO_DIR: input.runtime.denoDir, DENO_NO_UPDATE_CHECK: "1" } : {}),
+    ...input.env,
+  };
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value.includes("\0")) {
+      throw new LinkError(
+        "SANDBOX_REFUSED",
+        `Cannot start the sandbox: the variable "${name}" cannot be passed`,
+        {
+          hint: "Pass variables with plain names and values without NUL",
+        },
+      );
+    }
+  }
+  return env;
+}

@@ -1,0 +1,69 @@
+import { announceReady } from "../core/base/mod.ts";
+import { parseRelayArgs } from "./relay_rule.ts";
+import { type Relay, serveRelay } from "./relay.ts";
+
+const FORWARDED: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+const SIGNAL_NUMBER: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/**
+ * `lnk sandbox relay [--tcp <port>=<socket>]... [--unix <socket>=<port>]... [-- <command>]`: the
+ * relays inside a sandbox (SBX-7). It listens first, then runs the command, so the command never
+ * finds its proxy missing; it passes on SIGTERM, SIGINT and SIGHUP and exits with the command's
+ * code. Without a command it prints its ready line and relays until stopped.
+ */
+export async function runRelayRole(args: readonly string[], signal?: AbortSignal): Promise<number> {
+  const dash = args.indexOf("--");
+  const rules = parseRelayArgs(dash >= 0 ? args.slice(0, dash) : args);
+  const command = dash >= 0 ? args.slice(dash + 1) : [];
+  const relays: Relay[] = [];
+  try {
+    for (const rule of rules) relays.push(await serveRelay(rule, { signal }));
+    if (command.length === 0) {
+      announceReady({ ports: relays.map((r) => r.port ?? null) });
+      await aborted(signal);
+      return 0;
+    }
+    return await runChild(command, signal);
+  } finally {
+    await Promise.all(relays.map((r) => r[Symbol.asyncDispose]()));
+  }
+}
+
+async function runChild(command: readonly string[], signal?: AbortSignal): Promise<number> {
+  const [program, ...rest] = command;
+  const child = new Deno.Command(program!, {
+    args: rest,
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  })
+    .spawn();
+  const handlers = FORWARDED.map((sig) => {
+    const forward = () => {
+      try {
+        child.kill(sig);
+      } catch { /* exited */ }
+    };
+    Deno.addSignalListener(sig, forward);
+    return [sig, forward] as const;
+  });
+  const onAbort = () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* exited */ }
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const status = await child.status;
+    return status.signal ? 128 + (SIGNAL_NUMBER[status.signal] ?? 0) : status.code;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    for (const [sig, forward] of handlers) Deno.removeSignalListener(sig, forward);
+  }
+}
+
+function aborted(signal?: AbortSignal): Promise<void> {
+  if (!signal) return new Promise(() => {});
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

@@ -1,0 +1,29 @@
+import { lineOfKey, LinkError } from "../core/base/mod.ts";
+
+/** Where a spec came from, so a refusal can name its file and line (GRT-5). */
+export interface SpecSource {
+  readonly path: string;
+  readonly text: string;
+}
+
+/**
+ * A grant this sandbox cannot enforce, refused rather than silently not holding (GRT-5): names the
+ * file and the line of the key, or says it came from the command line when the file lacks it.
+ */
+export function specRefusal(
+  source: SpecSource | undefined,
+  key: readonly PropertyKey[],
+  what: string,
+  hint?: string,
+): LinkError {
+  const line = source ? lineOfKey(source.text, key) : undefined;
+  const where = source && line !== undefined
+    ? `"${source.path}" line ${line}`
+    : `the grant ${key.map(String).join(".")} (from the command line)`;
+  return new LinkError("SANDBOX_REFUSED", `Cannot start the sandbox: ${where}: ${what}`, {
+    hint: hint ??
+      (source && line !== undefined
+        ? `Change line ${line} of "${source.path}" (or use \`lnk agent deny\`), then start again`
+        : "Take that grant away, then start again"),
+  });
+}
