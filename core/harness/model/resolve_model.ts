@@ -82,7 +82,10 @@ function fromName(name: string, env: ResolveModelOptions["env"]): ResolvedModel 
     if (prefixed && prefixed !== openrouter && (keyOf(prefixed, env) || !keyOf(openrouter, env))) {
       return hosted(prefixed, name.slice(slash + 1), env, "model");
     }
-    if (prefixed === openrouter) return hosted(openrouter, name.slice(slash + 1), env, "model");
+    // "openrouter/anthropic/claude-sonnet-4" names OpenRouter's "anthropic/claude-sonnet-4";
+    // "openrouter/auto" is itself an OpenRouter name, kept whole.
+    const rest = name.slice(slash + 1);
+    if (prefixed === openrouter) return hosted(openrouter, rest.includes("/") ? rest : name, env, "model");
     return hosted(openrouter, name, env, "model");
   }
   const serving = PROVIDERS.find((p) => p.serves?.test(name));
