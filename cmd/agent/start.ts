@@ -7,14 +7,20 @@ import { statusText } from "./status_text.ts";
 
 export const start: Command = {
   summary: "Start an agent: its bridge and its harness, in its sandbox",
-  usage: "lnk agent start [--agent <name>] [--sandbox | --no-sandbox] [--yes] [--json]",
-  examples: ["lnk agent start", "lnk agent start --agent work", "lnk agent start --no-sandbox"],
+  usage: "lnk agent start [--agent <name>] [--sandbox | --no-sandbox] [--foreground] [--yes] [--json]",
+  examples: [
+    "lnk agent start",
+    "lnk agent start --agent work",
+    "lnk agent start --foreground",
+    "lnk agent start --no-sandbox",
+  ],
   details: "--no-sandbox turns the agent's sandbox off and it stays off until --sandbox (GRT-6); it is\n" +
-    "the only way off: --yes never turns it off. `unsandboxed = false` in ~/.lnk/machine.toml refuses it.",
+    "the only way off: --yes never turns it off. `unsandboxed = false` in ~/.lnk/machine.toml refuses it.\n" +
+    "--foreground runs the agent in this terminal, its logs on stderr, until Ctrl-C.",
   async run(argv, io) {
     const flags = parseFlags(
       argv,
-      { string: ["agent"], boolean: ["json", "sandbox", "no-sandbox", "yes"] },
+      { string: ["agent"], boolean: ["json", "sandbox", "no-sandbox", "yes", "foreground"] },
       this.usage,
     );
     if (flags.bool("sandbox") && flags.bool("no-sandbox")) {
@@ -22,7 +28,12 @@ export const start: Command = {
     }
     const sandbox = flags.bool("no-sandbox") ? false : flags.bool("sandbox") ? true : undefined;
     const ctx = contextOf(io);
-    const status = await startAgent(ctx, await resolveAgent(ctx, flags.string("agent")), { sandbox });
-    io.print(flags.bool("json") ? status : `Started "${status.name}"\n${statusText(status)}`);
+    const foreground = flags.bool("foreground") ? io.signal : undefined;
+    const status = await startAgent(ctx, await resolveAgent(ctx, flags.string("agent")), {
+      sandbox,
+      foreground,
+    });
+    if (foreground) io.print(flags.bool("json") ? status : `Stopped "${status.name}"`);
+    else io.print(flags.bool("json") ? status : `Started "${status.name}"\n${statusText(status)}`);
   },
 };

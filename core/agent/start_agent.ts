@@ -1,4 +1,4 @@
-import { LinkError, PORT_TAKEN_EXIT, RoleExited } from "../base/mod.ts";
+import { LinkError, PORT_TAKEN_EXIT, RoleExited, type RoleProcess, spawnRole } from "../base/mod.ts";
 import { KNOWN } from "../adapters/mod.ts";
 import { findPlugin } from "../plugins/mod.ts";
 import { listAgents } from "./agents.ts";
@@ -11,12 +11,17 @@ import { loadMachine } from "./machine.ts";
 import { blockPorts, isPortFree, randomFreeBlock } from "./ports.ts";
 import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, updateSettings } from "./settings.ts";
-import { pickBackend, serviceNames } from "./services/mod.ts";
+import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
 
 /** What `lnk agent start` may say besides the agent. */
 export interface StartAgentOptions {
   /** --sandbox (true) or --no-sandbox (false): persists (GRT-6). Absent keeps the setting. */
   sandbox?: boolean;
+  /**
+   * Runs the services in this process's session instead of as services, until the signal aborts
+   * (`lnk agent start --foreground`); the agent is stopped when it does.
+   */
+  foreground?: AbortSignal;
 }
 
 /**
@@ -52,26 +57,66 @@ export async function startAgent(
   agent = await freePorts(ctx, agent);
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
+  if (options.foreground) return await runInForeground(ctx, agent, options.foreground);
   try {
-    for (let attempt = 0;; attempt++) {
-      try {
-        await backend.start(serviceFor(ctx, agent, "bridge"));
-        break;
-      } catch (err) {
-        if (
-          !(err instanceof LinkError && err.cause instanceof RoleExited && err.cause.code === PORT_TAKEN_EXIT)
-        ) throw err;
-        if (attempt >= 3) throw err;
-        // Another program took a port in the moment after the check: move again (PRT-4).
-        agent = await moveBlock(ctx, agent, agent.ports.endpoint);
-      }
-    }
+    agent = await startBridge(ctx, agent, (service) => backend.start(service));
     await backend.start(serviceFor(ctx, agent, "agent"));
   } catch (err) {
     await backend.stop(serviceNames("bridge", agent.id));
     await backend.stop(serviceNames("agent", agent.id));
     await unbindKey(ctx.paths, agent.id);
     throw err;
+  }
+  return await agentStatus(ctx, agent);
+}
+
+/** Starts the bridge, moving the agent again if a port was taken in the moment after the check (PRT-4). */
+async function startBridge(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  start: (service: ServiceDefinition) => Promise<unknown>,
+): Promise<AgentSettings> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      await start(serviceFor(ctx, agent, "bridge"));
+      return agent;
+    } catch (err) {
+      const taken = err instanceof LinkError && err.cause instanceof RoleExited &&
+        err.cause.code === PORT_TAKEN_EXIT;
+      if (!taken || attempt >= 3) throw err;
+      agent = await moveBlock(ctx, agent, agent.ports.endpoint);
+    }
+  }
+}
+
+/** `--foreground`: both roles as children of this process, stopped when the signal aborts. */
+async function runInForeground(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  signal: AbortSignal,
+): Promise<AgentStatus> {
+  const children: RoleProcess[] = [];
+  const spawn = async (service: ServiceDefinition) => {
+    children.push(
+      await spawnRole(service.argv, {
+        raw: true,
+        env: { ...service.env },
+        clearEnv: true,
+        stderr: "inherit",
+      }),
+    );
+  };
+  try {
+    agent = await startBridge(ctx, agent, spawn);
+    await spawn(serviceFor(ctx, agent, "agent"));
+    ctx.note?.(
+      `Agent "${agent.name}" runs in the foreground on port ${agent.ports.endpoint}; Ctrl-C stops it`,
+    );
+    const ended = children.map((c) => c.child.status);
+    await Promise.race([new Promise((r) => signal.addEventListener("abort", r, { once: true })), ...ended]);
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    await unbindKey(ctx.paths, agent.id);
   }
   return await agentStatus(ctx, agent);
 }

@@ -15,6 +15,8 @@ export interface RunCliOptions {
   /** Lines typed for an interactive session. */
   lines?: string[];
   signal?: AbortSignal;
+  /** Called with each notice as the command writes it (to wait for one while it runs). */
+  onNote?: (text: string) => void;
 }
 
 /** Runs `lnk <args>` in this process against a temporary home, capturing its output. */
@@ -34,7 +36,10 @@ export async function runCli(
     signal: options.signal ?? new AbortController().signal,
     print: (value) => void (stdout += `${typeof value === "string" ? value : JSON.stringify(value)}\n`),
     write: (text) => void (stdout += text),
-    note: (text) => void (stderr += `${text}\n`),
+    note: (text) => {
+      stderr += `${text}\n`;
+      options.onNote?.(text);
+    },
     ask: (question) => {
       if (options.answers === undefined) return Promise.resolve(undefined);
       stderr += `${question}\n`;

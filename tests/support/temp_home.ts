@@ -1,5 +1,5 @@
-import { join } from "node:path";
 import { LinkPaths, roleEnv } from "../../core/base/mod.ts";
+import { services } from "../../core/agent/mod.ts";
 
 /** An environment as Link reads it. */
 export interface TestEnv {
@@ -45,7 +45,7 @@ export async function tempHome(): Promise<TempHome> {
   };
 }
 
-/** Kills every service process group a test left running under this home. */
+/** Stops every service a test left running under this home, reaping what this process started. */
 async function stopEverything(paths: LinkPaths): Promise<void> {
   let entries: Deno.DirEntry[] = [];
   try {
@@ -53,10 +53,9 @@ async function stopEverything(paths: LinkPaths): Promise<void> {
   } catch {
     return;
   }
+  const backend = services.detachedBackend(paths);
   for (const entry of entries.filter((e) => e.name.endsWith(".pid"))) {
-    try {
-      const { pid } = JSON.parse(await Deno.readTextFile(join(paths.run, entry.name))) as { pid: number };
-      Deno.kill(-pid, "SIGKILL");
-    } catch { /* gone */ }
+    const base = entry.name.slice(0, -".pid".length);
+    await backend.stop({ base, systemd: `${base}.service`, launchd: base });
   }
 }

@@ -206,3 +206,33 @@ Deno.test("a harness that is not installed is refused at start with a hint", asy
   );
   await assert.rejects(Deno.stat(join(home.paths.keys, id)), Deno.errors.NotFound);
 });
+
+Deno.test("lnk agent start --foreground runs the agent in this session until the wait is stopped", async () => {
+  await using home = await tempHome();
+  const { id } = await runJson<{ id: string }>(["agent", "create", "work", "--harness", "mini"], home);
+  const controller = new AbortController();
+  const ready = Promise.withResolvers<void>();
+  const running = runCli(["agent", "start", "--foreground"], home, {
+    signal: controller.signal,
+    onNote: (text) => text.includes("runs in the foreground") && ready.resolve(),
+  });
+  await ready.promise;
+  const key = decodeKey(await Deno.readTextFile(home.paths.keyFile(id)));
+  const status = await runJson<{ ports: { endpoint: number } }>(["agent", "status"], home);
+  {
+    await using endpoint = await openEndpoint({ port: status.ports.endpoint }, {
+      agentId: id,
+      agentName: "work",
+      key,
+    });
+    assert.deepEqual(
+      (await endpoint.call("session/new", { _meta: { "link.local/thread": "link:x" } })).result,
+      { sessionId: "link:x" },
+    );
+  }
+  controller.abort();
+  const result = await running;
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, 'Stopped "work"\n');
+  await assert.rejects(Deno.stat(home.paths.keyFile(id)), Deno.errors.NotFound);
+});
