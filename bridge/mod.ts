@@ -14,6 +14,8 @@ export {
   serveBridge,
   type ServeBridgeOptions,
 } from "./serve_bridge.ts";
+/** Tells whether an answer is still coming on a relayed HTTP/1.1 connection, from its framing alone. */
+export { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 /** A proven call and its connection, as a bridge's handler gets them. */
 export { type BridgeCall, type BridgeConn, type BridgeHandler } from "./bridge_call.ts";
 /** Who connected, as far as the system tells (never which agent). */
