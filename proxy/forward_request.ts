@@ -1,0 +1,132 @@
+import type { Route } from "./check_target.ts";
+import { type ByteConn, ConnReader, writeAll } from "./conn_reader.ts";
+import {
+  expectsContinue,
+  type Framing,
+  framingHeader,
+  needsChunking,
+  relayBody,
+  requestFraming,
+  responseFraming,
+} from "./http_body.ts";
+import {
+  encodeHead,
+  endToEndHeaders,
+  hasToken,
+  type Header,
+  headerValue,
+  latin1,
+  parseResponseHead,
+  type RequestHead,
+  type ResponseHead,
+} from "./http_head.ts";
+import { injectKeys, type ProxyKey } from "./proxy_key.ts";
+import { hostHeader, type ProxyTarget } from "./proxy_target.ts";
+import type { Refusal } from "./refusal.ts";
+import type { Dial, StartTls } from "./upstream.ts";
+
+/** What forwarding needs besides the request: how to reach upstream, the keys, and a registry of open connections. */
+export interface ForwardContext {
+  readonly dial: Dial;
+  readonly startTls: StartTls;
+  readonly keys: readonly ProxyKey[];
+  /** Keeps a connection closable while it is open; the returned function forgets it. */
+  readonly track: (conn: ByteConn) => () => void;
+}
+
+/**
+ * Sends one request to its checked route and streams the answer back as it comes. Returns a
+ * refusal when upstream fails before the answer starts (the caller answers 502), else whether
+ * the caller's connection may carry another request. Throws when it fails mid-answer.
+ */
+export async function forwardRequest(
+  client: ConnReader,
+  request: RequestHead,
+  target: ProxyTarget,
+  route: Route,
+  context: ForwardContext,
+): Promise<Refusal | { keepAlive: boolean }> {
+  let body: Framing;
+  try {
+    body = requestFraming(request.headers);
+  } catch (err) {
+    return { reason: "bad-request", message: `Cannot forward the request: ${(err as Error).message}` };
+  }
+  const tls = target.scheme === "https";
+  let upstream: ByteConn | undefined;
+  let forget = () => {};
+  try {
+    try {
+      upstream = await context.dial(route.address, route.port);
+      forget = context.track(upstream);
+      if (tls) upstream = await context.startTls(upstream, route.host);
+      forget();
+      forget = context.track(upstream);
+    } catch (err) {
+      return unreachable(route, err);
+    }
+    const headers: Header[] = [
+      ["Host", hostHeader(route.host, route.port, tls ? "https" : "http")],
+      ...injectKeys(endToEndHeaders(request.headers), context.keys, { host: route.host, tls }),
+      ...framingHeader(body),
+      ["Connection", "close"],
+    ];
+    await writeAll(upstream, encodeHead(`${request.method} ${target.path} HTTP/1.1`, headers));
+    if (body.kind !== "none" && expectsContinue(request.headers)) {
+      await writeAll(client.conn, latin1("HTTP/1.1 100 Continue\r\n\r\n"));
+    }
+    await relayBody(client, body, upstream, body.kind === "chunked");
+    const answer = new ConnReader(upstream);
+    let response: ResponseHead;
+    try {
+      response = await readFinalResponse(answer);
+    } catch (err) {
+      return unreachable(route, err);
+    }
+    return await relayResponse(answer, response, request, client.conn);
+  } finally {
+    forget();
+    upstream?.close();
+  }
+}
+
+async function readFinalResponse(answer: ConnReader): Promise<ResponseHead> {
+  while (true) {
+    const text = await answer.readHead();
+    if (text === null) throw new Error("it closed the connection without answering");
+    const head = parseResponseHead(text);
+    if (head.status === 101) throw new Error("it switched protocols, which the proxy does not carry");
+    if (head.status >= 200) return head;
+  }
+}
+
+async function relayResponse(
+  answer: ConnReader,
+  response: ResponseHead,
+  request: RequestHead,
+  client: ByteConn,
+): Promise<{ keepAlive: boolean }> {
+  const framing = responseFraming(response.headers, request.method, response.status);
+  const http11 = request.version === "HTTP/1.1";
+  const chunked = http11 && needsChunking(framing);
+  const keepAlive = http11 && !hasToken(request.headers, "connection", "close") &&
+    !(framing.kind === "close" && !chunked);
+  const length = headerValue(response.headers, "content-length");
+  const headers: Header[] = [
+    ...endToEndHeaders(response.headers),
+    ...(framing.kind === "none" && length !== undefined ? [["Content-Length", length] as const] : []),
+    ...(chunked ? [["Transfer-Encoding", "chunked"] as const] : framingHeader(framing)),
+    ["Connection", keepAlive ? "keep-alive" : "close"],
+  ];
+  await writeAll(client, encodeHead(`HTTP/1.1 ${response.status} ${response.reason}`, headers));
+  await relayBody(answer, framing, client, chunked);
+  return { keepAlive };
+}
+
+function unreachable(route: Route, err: unknown): Refusal {
+  const why = err instanceof Error ? err.message : String(err);
+  return {
+    reason: "upstream-failed",
+    message: `Cannot reach "${route.host}:${route.port}" (${route.address}): ${why}`,
+  };
+}

@@ -1,0 +1,143 @@
+import { logger, type Secret } from "../core/base/mod.ts";
+import { checkTarget, type Resolve } from "./check_target.ts";
+import { type ByteConn, type ConnReader, writeAll } from "./conn_reader.ts";
+import { tunnel } from "./connect_tunnel.ts";
+import { type ForwardContext, forwardRequest } from "./forward_request.ts";
+import { encodeHead, type Header, type RequestHead } from "./http_head.ts";
+import { checkOwnHost, checkPathSecret, checkProxyAuthorization } from "./proxy_auth.ts";
+import {
+  parseAbsoluteTarget,
+  parseBaseUrlTarget,
+  parseConnectTarget,
+  type ProxyTarget,
+} from "./proxy_target.ts";
+import { type Refusal, refusalBody, refusalStatus } from "./refusal.ts";
+import type { TargetRules } from "./target_rules.ts";
+
+const log = logger("proxy");
+
+/** Everything a request is judged and carried with. */
+export interface RequestContext extends ForwardContext {
+  readonly secret: Secret;
+  readonly rules: TargetRules;
+  readonly resolve: Resolve;
+  /** The port callers name in Host for the base-URL form, when known. */
+  readonly hostPort: number | undefined;
+}
+
+type Form = "base-url" | "absolute" | "connect";
+
+/**
+ * Answers one request on a caller's connection: the base-URL form (SBX-19), an absolute URI or
+ * CONNECT (the forward-proxy form), each with the secret, then the target's checks. Returns
+ * whether the connection may carry another request.
+ */
+export async function handleRequest(
+  client: ConnReader,
+  request: RequestHead,
+  context: RequestContext,
+): Promise<boolean> {
+  const form: Form = request.method === "CONNECT"
+    ? "connect"
+    : /^https?:\/\//i.test(request.target)
+    ? "absolute"
+    : "base-url";
+  const accepted = admit(request, form, context);
+  if ("reason" in accepted) return await refuse(client.conn, accepted, form, request.method);
+  const { target } = accepted;
+  const decision = await checkTarget(context.rules, target.host, target.port, context.resolve);
+  if (!decision.ok) return await refuse(client.conn, decision.refusal, form, request.method, target);
+  const { route } = decision;
+  const fields = { form, method: request.method, host: route.host, port: route.port, address: route.address };
+  if (form === "connect") {
+    let upstream: ByteConn;
+    try {
+      upstream = await context.dial(route.address, route.port);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      const message = `Cannot reach "${route.host}:${route.port}" (${route.address}): ${why}`;
+      return await refuse(client.conn, { reason: "upstream-failed", message }, form, request.method, target);
+    }
+    const forget = context.track(upstream);
+    log.info("Tunnel opened", fields);
+    try {
+      await tunnel(client, upstream);
+    } finally {
+      forget();
+      upstream.close();
+    }
+    return false;
+  }
+  const result = await forwardRequest(client, request, target, route, context);
+  if ("reason" in result) return await refuse(client.conn, result, form, request.method, target);
+  log.info("Request forwarded", fields);
+  return result.keepAlive;
+}
+
+function admit(request: RequestHead, form: Form, context: RequestContext): Refusal | { target: ProxyTarget } {
+  let target: ProxyTarget | undefined;
+  if (form === "base-url") {
+    const wrongHost = checkOwnHost(request.headers, context.hostPort);
+    if (wrongHost) return wrongHost;
+    const secret = checkPathSecret(request.target, context.secret);
+    if ("reason" in secret) return secret;
+    target = parseBaseUrlTarget(secret.rest);
+  } else {
+    const denied = checkProxyAuthorization(request.headers, context.secret);
+    if (denied) return denied;
+    target = form === "connect" ? parseConnectTarget(request.target) : parseAbsoluteTarget(request.target);
+  }
+  if (target) return { target };
+  return {
+    reason: "bad-request",
+    message: "Cannot forward the request: its target is not a scheme, host and path the proxy can read",
+    hint: form === "base-url"
+      ? "Write the target after the secret as /<http|https>/<host>[:<port>]/<path>"
+      : "Send an absolute http:// URI, or CONNECT host:port",
+  };
+}
+
+/** Answers a refusal and closes: a body the caller may still send is never read. */
+async function refuse(
+  conn: ByteConn,
+  refusal: Refusal,
+  form: Form,
+  method: string,
+  target?: ProxyTarget,
+): Promise<false> {
+  // The target's host and port only: a path may hold a token, and the base-URL path holds the secret.
+  log.warn("Request refused", {
+    reason: refusal.reason,
+    form,
+    method,
+    host: target?.host,
+    port: target?.port,
+  });
+  await writeRefusal(conn, refusal, form !== "base-url");
+  return false;
+}
+
+/** Writes a refusal's response: its status, `Link-Refused: <reason>`, and a plain-text body. */
+export async function writeRefusal(conn: ByteConn, refusal: Refusal, asProxy: boolean): Promise<void> {
+  const status = refusalStatus(refusal.reason, asProxy);
+  const body = new TextEncoder().encode(refusalBody(refusal));
+  const headers: Header[] = [
+    ["Content-Type", "text/plain; charset=utf-8"],
+    ["Content-Length", String(body.length)],
+    ["Link-Refused", refusal.reason],
+    ["Connection", "close"],
+    ...(status === 407 ? [["Proxy-Authenticate", 'Basic realm="link"'] as const] : []),
+  ];
+  const head = encodeHead(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Refused"}`, headers);
+  const all = new Uint8Array(head.length + body.length);
+  all.set(head);
+  all.set(body, head.length);
+  await writeAll(conn, all);
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  407: "Proxy Authentication Required",
+  502: "Bad Gateway",
+};
