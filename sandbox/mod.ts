@@ -28,3 +28,29 @@ export { MAX_SOCKET_PATH, parseRelayArgs, relayArgs, type RelayRule } from "./re
 export { type Relay, serveRelay } from "./relay.ts";
 /** The `lnk sandbox relay` role: relays inside a sandbox, then the command. */
 export { runRelayRole } from "./relay_role.ts";
+/** The grant flags shared by `lnk sandbox run` and `lnk agent allow`/`deny`, and their effect on a spec. */
+export {
+  applyGrants,
+  GRANT_FLAGS,
+  GRANT_USAGE,
+  type GrantFlags,
+  grantFlagsFrom,
+  type GrantResult,
+} from "./apply_grants.ts";
+/** Rewrites only the changed keys of a sandbox file, keeping its comments. */
+export { editSandboxToml, type SandboxTomlChange, type TomlValue } from "./edit_sandbox_toml.ts";
+/** Whether bubblewrap can make user namespaces here (Ubuntu's AppArmor rule), and the profile offered. */
+export {
+  BWRAP_PROFILE_PATH,
+  bwrapProfile,
+  checkUserNamespaces,
+  offerBwrapProfile,
+  type ProfileConsent,
+  requireUserNamespaces,
+  runWithInput,
+  type UserNamespaces,
+} from "./user_namespaces.ts";
+/** `lnk sandbox run`: one program under a spec, with its own proxy and relays. */
+export { INSIDE_PROXY_PORT, sandboxRun, type SandboxRunOptions } from "./sandbox_run.ts";
+/** Marks inherited descriptors close-on-exec so no sandbox gets them. */
+export { closeInheritedFds } from "./inherited_fds.ts";

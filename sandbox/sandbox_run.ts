@@ -1,0 +1,123 @@
+import { join } from "node:path";
+import { LinkError, type LinkPaths, readTextIfExists } from "../core/base/mod.ts";
+import { newProxySecret, proxyEnv, proxyPolicyFrom, proxyUrl, serveProxy } from "../proxy/mod.ts";
+import { DEFAULT_SANDBOX_TOML, parseSandboxSpec, type SandboxSpec } from "./sandbox_spec.ts";
+import { applyGrants, type GrantFlags } from "./apply_grants.ts";
+import { planSandbox } from "./plan_sandbox.ts";
+import { resolveSandboxInput } from "./resolve_sandbox.ts";
+import { runSandboxed } from "./run_sandboxed.ts";
+import type { RelayRule } from "./relay_rule.ts";
+import { serveRelay } from "./relay.ts";
+import {
+  checkUserNamespaces,
+  offerBwrapProfile,
+  type ProfileConsent,
+  requireUserNamespaces,
+} from "./user_namespaces.ts";
+
+type Stdio = "inherit" | "piped" | "null";
+
+/** Where the proxy answers inside a sandbox, on its own loopback. */
+export const INSIDE_PROXY_PORT = 3128;
+
+/** What `lnk sandbox run` needs. */
+export interface SandboxRunOptions {
+  readonly paths: LinkPaths;
+  /** The spec file; the defaults a new agent gets when none. */
+  readonly specPath?: string;
+  /** Grant flags on top of the spec, as `lnk agent allow` takes them (GRT-4). */
+  readonly grants?: GrantFlags;
+  readonly command: readonly string[];
+  /** Variables the caller chose to pass (TERM, LANG); nothing else of its environment goes in. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly stdin?: Stdio;
+  readonly stdout?: Stdio;
+  readonly stderr?: Stdio;
+  /** Asks to install the AppArmor profile when needed (SBX-3); without it such a start fails. */
+  readonly consent?: ProfileConsent;
+  /** The relay role's command line inside; `lnk sandbox relay` unless told. */
+  readonly launcher?: readonly string[];
+  readonly notes?: (text: string) => void;
+}
+
+/**
+ * Runs one program under a sandbox spec (GRT-4, SBX-6): a proxy of its own for [internet] in
+ * proxy mode, reached inside at 127.0.0.1:3128 through a relay and named in HTTP_PROXY and the
+ * rest; [localhost] ports relayed in; a home and a socket folder of its own, removed after.
+ * Returns the program's exit code.
+ */
+export async function sandboxRun(options: SandboxRunOptions): Promise<number> {
+  const { spec, source } = await readSpec(options);
+  const found = await checkUserNamespaces();
+  if (options.consent) await offerBwrapProfile(found, options.consent);
+  else requireUserNamespaces(found);
+  await using stack = new AsyncDisposableStack();
+  const harnessHome = await Deno.makeTempDir({ prefix: "lnk-sandbox-" });
+  stack.defer(() => Deno.remove(harnessHome, { recursive: true }).catch(() => {}));
+  await Deno.mkdir(options.paths.netRoot, { recursive: true, mode: 0o700 });
+  const netDir = await Deno.makeTempDir({ dir: options.paths.netRoot, prefix: "run-" });
+  stack.defer(() => Deno.remove(netDir, { recursive: true }).catch(() => {}));
+  const relays: RelayRule[] = [];
+  let env: Record<string, string> = { ...options.env };
+  if (spec.network.mode === "proxy" && wantsProxy(spec)) {
+    const secret = newProxySecret();
+    const socket = join(netDir, "proxy.sock");
+    const proxy = await serveProxy({
+      path: socket,
+      policy: proxyPolicyFrom(spec),
+      secret,
+      hostPort: INSIDE_PROXY_PORT,
+      signal: options.signal,
+    });
+    stack.use(proxy);
+    relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket });
+    env = { ...env, ...proxyEnv(proxyUrl(INSIDE_PROXY_PORT, secret)) };
+  }
+  for (const port of spec.localhost.ports) {
+    const socket = join(netDir, `port-${port}.sock`);
+    stack.use(await serveRelay({ kind: "unix-to-tcp", socket, port }, { signal: options.signal }));
+    relays.push({ kind: "tcp-to-unix", port, socket });
+  }
+  const input = await resolveSandboxInput({
+    spec,
+    source,
+    paths: options.paths,
+    harnessHome,
+    netDir,
+    command: options.command,
+    env,
+    relays,
+    launcher: options.launcher,
+  });
+  const plan = planSandbox(input);
+  for (const notice of plan.notices) options.notes?.(notice);
+  const sandbox = await runSandboxed(plan, {
+    stdin: options.stdin,
+    stdout: options.stdout,
+    stderr: options.stderr,
+    signal: options.signal,
+  });
+  stack.use(sandbox);
+  return (await sandbox.status).code;
+}
+
+function wantsProxy(spec: SandboxSpec): boolean {
+  return spec.internet.hosts.length + spec.internet.tcp.length + spec.lan.hosts.length > 0;
+}
+
+async function readSpec(options: SandboxRunOptions) {
+  const path = options.specPath ?? "(defaults)";
+  const text = options.specPath === undefined
+    ? DEFAULT_SANDBOX_TOML
+    : (await readTextIfExists(options.specPath)) ?? missing(options.specPath);
+  const parsed = parseSandboxSpec(text, path);
+  const spec = options.grants ? applyGrants(parsed, options.grants, "allow").spec : parsed;
+  return { spec, source: { path, text } };
+}
+
+function missing(path: string): never {
+  throw new LinkError("CONFIG_INVALID", `Cannot read the sandbox spec "${path}": there is no such file`, {
+    hint: "Give the path of a sandbox file, such as an agent's Config/sandbox.toml",
+  });
+}
