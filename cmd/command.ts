@@ -28,7 +28,8 @@ export interface Command {
   readonly details?: string;
   /** Hidden from group listings (background roles). */
   readonly hidden?: boolean;
-  run(argv: string[], io: Io): Promise<void>;
+  /** Resolves to the exit code when it is not 0 on success (a program run for the person). */
+  run(argv: string[], io: Io): Promise<void | number>;
 }
 
 /** A group of commands, such as `lnk agent`. */

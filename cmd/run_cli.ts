@@ -53,8 +53,8 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
     io.print(commandHelp(entry));
     return 0;
   }
-  await entry.run(argv, io);
-  return 0;
+  const code = await entry.run(argv, io);
+  return typeof code === "number" ? code : 0;
 }
 
 async function unknown(path: string[], group: Group, argv: string[], io: Io): Promise<number> {
