@@ -237,7 +237,7 @@ Deno.test("serveDoor() hangs up every connection when it closes", async () => {
   );
 });
 
-Deno.test("serveDoor() refuses a port that is taken", async () => {
+Deno.test("serveDoor() refuses a port that is taken", () => {
   using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   assert.throws(() => serveDoor({ port: taken.addr.port, target: () => Promise.resolve("") }), {
     name: "LinkError",
