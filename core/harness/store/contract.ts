@@ -21,7 +21,9 @@ export const ConversationEvent = z.discriminatedUnion("type", [
     type: z.literal("assistant"),
     turn: z.string(),
     text: z.string(),
-    tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })).default([]),
+    tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })).default(
+      [],
+    ),
     usage: z.strictObject({ input: z.number(), output: z.number() }).optional(),
     at: z.number(),
   }),
@@ -35,7 +37,13 @@ export const ConversationEvent = z.discriminatedUnion("type", [
     at: z.number(),
   }),
   /** The turn's answer is complete: every message it took in is answered. */
-  z.strictObject({ type: z.literal("answer"), turn: z.string(), text: z.string(), answers: z.array(z.number()), at: z.number() }),
+  z.strictObject({
+    type: z.literal("answer"),
+    turn: z.string(),
+    text: z.string(),
+    answers: z.array(z.number()),
+    at: z.number(),
+  }),
   /** A model or tool error that ended the turn, said to the chat. */
   z.strictObject({ type: z.literal("error"), turn: z.string(), message: z.string(), at: z.number() }),
   /** Compaction: events up to `through` are summarised for the model; none is deleted. */
@@ -73,7 +81,11 @@ export interface ConversationStore {
    * turn.take (TRN-7): takes the lease when free, or lapsed by `lapseMs` judged to the
    * millisecond against `nowMs` (TRN-2): one taker at a time. Returns the lease taken, or undefined.
    */
-  leaseTake(conversation: string, lease: Lease, options: { lapseMs: number; nowMs: number }): Promise<Lease | undefined>;
+  leaseTake(
+    conversation: string,
+    lease: Lease,
+    options: { lapseMs: number; nowMs: number },
+  ): Promise<Lease | undefined>;
   /** Renews a lease still ours; false when another took it. */
   leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean>;
   /** Lets a lease still ours go. */

@@ -1,0 +1,78 @@
+import { join } from "node:path";
+import { atomicWrite, readTextIfExists } from "../../base/mod.ts";
+import type { ConversationEvent, ConversationStore, Lease, StoredEvent } from "./contract.ts";
+import { conversationFolder, conversationFromFolder } from "./conversation_folder.ts";
+import { appendEventFile, readEventFiles } from "./_files_events.ts";
+import { readTurnFile, releaseTurnFile, renewTurnFile, takeTurnFile } from "./_files_lease.ts";
+import type { LeaseJudgement } from "./lease_rules.ts";
+import { parseStoredJson, ToolsFile } from "./stored_json.ts";
+
+/** A store that can be closed: `await using store = sqliteStore(path)`. */
+export type OpenStore = ConversationStore & AsyncDisposable;
+
+/**
+ * The files driver, Link Harness's default, rooted at the agent's `Agent/chats/`:
+ *
+ * ```
+ * <root>/<conversation folder>/events/<n>.json   one event each, created once (TRN-8, U-61)
+ *                              turn.json         the lease (TRN-1), replaced atomically
+ *                              turn.lock         flock(2) held while the lease is judged (TRN-7)
+ *                              tools.json        {"tools": [...]}, the narrowed list (TRN-13)
+ * ```
+ *
+ * Folder names encode conversation ids reversibly (see conversationFolder).
+ */
+export function filesStore(root: string): OpenStore {
+  const folder = (conversation: string) => join(root, conversationFolder(conversation));
+  return {
+    append: (conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> =>
+      appendEventFile(folder(conversation), n, event),
+    read: (conversation: string, from = 1): Promise<StoredEvent[]> =>
+      readEventFiles(folder(conversation), from),
+    leaseRead: (conversation: string): Promise<Lease | undefined> => readTurnFile(folder(conversation)),
+    leaseTake: (conversation: string, lease: Lease, judgement: LeaseJudgement): Promise<Lease | undefined> =>
+      takeTurnFile(folder(conversation), lease, judgement),
+    leaseRenew: (conversation: string, lease: Lease, nowMs: number): Promise<boolean> =>
+      renewTurnFile(folder(conversation), lease, nowMs),
+    leaseRelease: (conversation: string, lease: Lease): Promise<void> =>
+      releaseTurnFile(folder(conversation), lease),
+    async toolsRead(conversation: string): Promise<string[] | undefined> {
+      const path = join(folder(conversation), "tools.json");
+      const text = await readTextIfExists(path);
+      return text === undefined ? undefined : parseStoredJson(ToolsFile, text, `"${path}"`).tools;
+    },
+    async toolsWrite(conversation: string, tools: string[]): Promise<void> {
+      const file: ToolsFile = ToolsFile.parse({ tools });
+      await atomicWrite(join(folder(conversation), "tools.json"), `${JSON.stringify(file)}\n`);
+    },
+    list: () => listFolders(root),
+    async [Symbol.asyncDispose]() {},
+  };
+}
+
+/** Conversations with events, a tool list or a lease, sorted; other folders are not conversations. */
+async function listFolders(root: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(root)) {
+      const conversation = entry.isDirectory ? conversationFromFolder(entry.name) : undefined;
+      if (conversation !== undefined && await holdsAnything(join(root, entry.name))) found.push(conversation);
+    }
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+  return found.sort();
+}
+
+async function holdsAnything(dir: string): Promise<boolean> {
+  for (const name of ["events", "tools.json", "turn.json"]) {
+    try {
+      await Deno.lstat(join(dir, name));
+      return true;
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+  }
+  return false;
+}

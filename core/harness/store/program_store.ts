@@ -1,0 +1,205 @@
+import type { z } from "zod";
+import { type Clock, type ErrorCode, LinkError, SYSTEM_CLOCK } from "../../base/mod.ts";
+import type { ConversationEvent, Lease, StoredEvent } from "./contract.ts";
+import { type DriverCall, DriverReply } from "./driver_protocol.ts";
+import { type DriverCommand, DriverProcess } from "./_driver_process.ts";
+import type { OpenStore } from "./files_store.ts";
+import type { LeaseJudgement } from "./lease_rules.ts";
+
+/** A call past this is stopped: the driver is killed and the call fails (TRN-16, U-12). */
+export const DRIVER_CALL_TIMEOUT_MS = 30_000;
+
+/** Options for programStore. */
+export interface ProgramStoreOptions extends DriverCommand {
+  /** One long-lived driver answering call after call (TRN-16); else one process per call. */
+  serve: boolean;
+  /** Per call: 30 s unless told. */
+  timeoutMs?: number;
+  clock?: Clock;
+}
+
+/** Codes a driver's error keeps; any other becomes SERVICE_FAILED. */
+const KEPT_CODES: readonly ErrorCode[] = [
+  "USAGE",
+  "CONFIG_INVALID",
+  "REFUSED",
+  "UNSUPPORTED",
+  "SERVICE_FAILED",
+];
+
+/**
+ * A ConversationStore that asks a driver program over the JSON-lines protocol (TRN-16, TRN-17):
+ * one call at a time, in order. A `serve` driver is started at the first call and kept; a driver
+ * that exits, answers off-protocol or runs a call past `timeoutMs` is stopped (killed) and the
+ * next call starts a new one. Without `serve`, every call runs the program once.
+ */
+export function programStore(options: ProgramStoreOptions): OpenStore {
+  const timeoutMs = options.timeoutMs ?? DRIVER_CALL_TIMEOUT_MS;
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const name = options.command[0] ?? "";
+  let kept: DriverProcess | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
+
+  const exchange = async (proc: DriverProcess, line: string): Promise<string | undefined> => {
+    if (!(await proc.send(line))) return undefined;
+    if (!options.serve) await proc.closeInput();
+    return await proc.nextLine();
+  };
+
+  const callNow = async <S extends z.ZodType>(call: DriverCall, schema: S): Promise<z.output<S>> => {
+    const what = describe(call);
+    const ends = new AbortController();
+    const timedOut = clock.sleep(timeoutMs, ends.signal).then(() => true, () => false);
+    let proc: DriverProcess | undefined;
+    try {
+      proc = options.serve ? (kept ??= DriverProcess.start(options)) : DriverProcess.start(options);
+      const answer = exchange(proc, JSON.stringify(call));
+      answer.catch(() => {});
+      const line = await Promise.race([answer, timedOut.then((late) => (late ? TIMED_OUT : never()))]);
+      if (line === TIMED_OUT) {
+        throw new LinkError(
+          "TIMEOUT",
+          `Cannot ${what}: store driver "${name}" did not answer within ${timeoutMs} ms`,
+          {
+            hint: `It was stopped. Check the database it uses; its last words:\n${proc.lastWords()}`,
+          },
+        );
+      }
+      if (line === undefined) {
+        const status = await proc.exited;
+        throw new LinkError(
+          "SERVICE_FAILED",
+          `Cannot ${what}: store driver "${name}" exited with code ${status.code} without answering`,
+          {
+            hint: `Its last words:\n${proc.lastWords()}`,
+          },
+        );
+      }
+      const reply = readReply(line, schema, what, name);
+      if (!options.serve) await proc.exited;
+      return reply;
+    } catch (err) {
+      // A driver that failed a call may be out of step: never ask it again.
+      if (proc !== undefined) await proc.stop();
+      if (proc === kept) kept = undefined;
+      throw err;
+    } finally {
+      ends.abort();
+      if (proc !== undefined && !options.serve) await proc.stop();
+    }
+  };
+
+  const call = <S extends z.ZodType>(request: DriverCall, schema: S): Promise<z.output<S>> => {
+    const run = tail.then(() => callNow(request, schema));
+    tail = run.catch(() => {});
+    return run;
+  };
+
+  return {
+    async append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
+      const reply = await call({ op: "append", conversation, n, event }, DriverReply.append);
+      return "ok" in reply ? "ok" : "conflict";
+    },
+    async read(conversation: string, from?: number): Promise<StoredEvent[]> {
+      return (await call(
+        { op: "read", conversation, ...(from === undefined ? {} : { from }) },
+        DriverReply.read,
+      ))
+        .events.map(({ n, event }) => ({ n, event }));
+    },
+    async leaseRead(conversation: string): Promise<Lease | undefined> {
+      return (await call({ op: "lease.read", conversation }, DriverReply.lease)).lease ?? undefined;
+    },
+    async leaseTake(
+      conversation: string,
+      lease: Lease,
+      judgement: LeaseJudgement,
+    ): Promise<Lease | undefined> {
+      const request = {
+        op: "lease.take",
+        conversation,
+        lease,
+        lapse_ms: judgement.lapseMs,
+        now_ms: judgement.nowMs,
+      };
+      return (await call(request as DriverCall, DriverReply.lease)).lease ?? undefined;
+    },
+    async leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
+      return (await call({ op: "lease.renew", conversation, lease, now_ms: nowMs }, DriverReply.renewed))
+        .renewed;
+    },
+    async leaseRelease(conversation: string, lease: Lease): Promise<void> {
+      await call({ op: "lease.release", conversation, lease }, DriverReply.done);
+    },
+    async toolsRead(conversation: string): Promise<string[] | undefined> {
+      return (await call({ op: "tools.read", conversation }, DriverReply.tools)).tools ?? undefined;
+    },
+    async toolsWrite(conversation: string, tools: string[]): Promise<void> {
+      await call({ op: "tools.write", conversation, tools }, DriverReply.done);
+    },
+    async list(): Promise<string[]> {
+      return (await call({ op: "list" }, DriverReply.conversations)).conversations;
+    },
+    async [Symbol.asyncDispose](): Promise<void> {
+      await tail;
+      const proc = kept;
+      kept = undefined;
+      if (proc === undefined) return;
+      await proc.closeInput();
+      const ends = new AbortController();
+      await Promise.race([proc.exited, clock.sleep(timeoutMs, ends.signal).catch(() => {})]);
+      ends.abort();
+      await proc.stop();
+    },
+  };
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+function never(): Promise<never> {
+  return new Promise(() => {});
+}
+
+function readReply<S extends z.ZodType>(line: string, schema: S, what: string, name: string): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    value = undefined;
+  }
+  const failed = DriverReply.error.safeParse(value);
+  if (failed.success) {
+    const { code, message, hint } = failed.data.error;
+    const kept = KEPT_CODES.find((c) => c === code) ?? "SERVICE_FAILED";
+    throw new LinkError(kept, message, hint === undefined ? {} : { hint });
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new LinkError("SERVICE_FAILED", `Cannot ${what}: store driver "${name}" answered off the protocol`, {
+    hint: `It answered: ${line.slice(0, 200)}`,
+    cause: result.error,
+  });
+}
+
+function describe(call: DriverCall): string {
+  if (call.op === "list") return "list conversations";
+  const of = `conversation "${call.conversation}"`;
+  switch (call.op) {
+    case "append":
+      return `append event ${call.n} to ${of}`;
+    case "read":
+      return `read ${of}`;
+    case "lease.read":
+      return `read the lease of ${of}`;
+    case "lease.take":
+      return `take the turn of ${of}`;
+    case "lease.renew":
+      return `renew the lease of ${of}`;
+    case "lease.release":
+      return `release the lease of ${of}`;
+    case "tools.read":
+      return `read the tool list of ${of}`;
+    case "tools.write":
+      return `write the tool list of ${of}`;
+  }
+}
