@@ -1,0 +1,199 @@
+/**
+ * What the sandbox's tests share: one check for a working bubblewrap (tests are ignored, with the
+ * reason printed, where it is missing), and an agent fixture in a temporary home with everything a
+ * sandbox must hide beside what it must show, run in a real sandbox.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LinkPaths } from "../../core/base/mod.ts";
+import {
+  type FoldersMode,
+  parseSandboxSpec,
+  planSandbox,
+  type RelayRule,
+  resolveSandboxInput,
+  runSandboxed,
+  type SandboxPlan,
+} from "../../sandbox/mod.ts";
+
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+/** The relay role from source, for sandboxes started before `lnk sandbox` is wired into main.ts. */
+export const RELAY_LAUNCHER = [
+  Deno.execPath(),
+  "run",
+  "-A",
+  "--cached-only",
+  "--config",
+  CONFIG,
+  fileURLToPath(new URL("./_relay_entry.ts", import.meta.url)),
+];
+
+/** Why sandboxes cannot run here, or undefined when a real one starts. */
+export const NO_BWRAP: string | undefined = await bwrapProblem();
+if (NO_BWRAP) {
+  // deno-lint-ignore no-console -- the reason an ignored test did not run must be seen.
+  console.log(`sandbox tests ignored: ${NO_BWRAP}`);
+}
+
+async function bwrapProblem(): Promise<string | undefined> {
+  if (Deno.build.os !== "linux") return "bubblewrap runs on Linux only";
+  try {
+    const out = await new Deno.Command("bwrap", {
+      args: [
+        "--unshare-user",
+        "--unshare-net",
+        "--unshare-pid",
+        "--disable-userns",
+        "--ro-bind",
+        "/",
+        "/",
+        "true",
+      ],
+      clearEnv: true,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    return out.success
+      ? undefined
+      : `bwrap does not start here: ${new TextDecoder().decode(out.stderr).trim()}`;
+  } catch (err) {
+    return `bwrap is not installed (${err instanceof Error ? err.message : err})`;
+  }
+}
+
+/** A test that needs a real sandbox: ignored, never passed, where bubblewrap cannot run. */
+export function sandboxTest(name: string, fn: () => Promise<void>): void {
+  Deno.test({ name, ignore: NO_BWRAP !== undefined, fn });
+}
+
+export const AGENT_ID = "abc123def";
+export const OTHER_ID = "zzz999zzz";
+
+/** What one sandboxed run printed. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** How a fixture sandbox is planned. */
+export interface RunOptions {
+  spec?: string;
+  folders?: FoldersMode;
+  harnessWritesChats?: boolean;
+  env?: Record<string, string>;
+  teams?: Record<string, string>;
+  relays?: RelayRule[];
+  tmpSize?: number;
+  cwd?: string;
+}
+
+/** A temporary home with an agent "main", another agent, Link's state, units, keys and teams. */
+export interface AgentFixture extends AsyncDisposable {
+  readonly home: string;
+  readonly paths: LinkPaths;
+  readonly root: string;
+  readonly agentHome: string;
+  readonly harnessHome: string;
+  readonly netDir: string;
+  plan(command: string[], options?: RunOptions): Promise<SandboxPlan>;
+  /** Runs `/bin/sh -c script` in the agent's sandbox. */
+  sh(script: string, options?: RunOptions): Promise<RunResult>;
+}
+
+const FILES: Record<string, string> = {
+  ".lnk/machine.toml": "shared_bridge = false\n",
+  [`.lnk/agents/${AGENT_ID}/settings.toml`]: 'id = "abc123def"\n',
+  [`.lnk/agents/${OTHER_ID}/settings.toml`]: 'id = "zzz999zzz"\n',
+  [`.lnk/agents/.keys/${AGENT_ID}`]: "agent-key-secret\n",
+  [`.lnk/agents/.net/${OTHER_ID}/endpoint.sock`]: "",
+  ".lnk/harnesses/link.toml": "[needs]\n",
+  ".lnk/teams/alpha.toml": 'folder = "~/Link/Teams/alpha"\n',
+  [`.config/systemd/user/lnk-agent-${AGENT_ID}.service`]: "[Service]\nExecStart=/usr/bin/lnk\n",
+  ".ssh/id_ed25519": "PRIVATE KEY\n",
+  "Link/Agents/main/Home/notes.txt": "my notes\n",
+  "Link/Agents/main/Home/work/draft.md": "draft\n",
+  "Link/Agents/main/Agent/instructions/agent.md": "# main\n",
+  "Link/Agents/main/Agent/skills/s.md": "skill\n",
+  "Link/Agents/main/Agent/chats/telegram:1/0001.json": "{}\n",
+  "Link/Agents/main/Agent/memory/m.md": "memory\n",
+  "Link/Agents/main/Config/spec.toml": "[run]\n",
+  "Link/Agents/other/Home/secret.txt": "other agent's secret\n",
+  "Link/Agents/other/Agent/instructions/agent.md": "# other\n",
+  "Link/Agents/other/Config/sandbox.toml": '[network]\nmode = "host"\n',
+  "Link/Teams/alpha/src/a.txt": "source\n",
+  "Link/Teams/alpha/docs/d.txt": "docs\n",
+  "Link/Teams/beta/b.txt": "beta\n",
+};
+
+/** Shell helpers for fixture scripts: `w <path>` tries to write, `r <path>` to read, each saying which. */
+export const PRELUDE = `w() { ( echo x >> "$1" ) 2>/dev/null && echo "wrote $1" || echo "denied $1"; }
+r() { cat "$1" 2>/dev/null || echo "denied $1"; }
+`;
+
+/** Makes the fixture; dispose removes it. */
+export async function agentFixture(): Promise<AgentFixture> {
+  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "lnk-sbx-" }));
+  const paths = new LinkPaths(home);
+  for (const [rel, text] of Object.entries(FILES)) {
+    const path = join(home, rel);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, text, { mode: 0o600 });
+  }
+  const root = paths.agentFolder("main");
+  const agentHome = join(root, "Home");
+  const harnessHome = join(paths.agentState(AGENT_ID), "harness");
+  const netDir = paths.net(AGENT_ID);
+  const plan = async (command: string[], options: RunOptions = {}) => {
+    const specText = options.spec ?? "";
+    const specPath = join(root, "Config", "sandbox.toml");
+    await Deno.writeTextFile(specPath, specText);
+    return planSandbox(
+      await resolveSandboxInput({
+        spec: parseSandboxSpec(specText, specPath),
+        source: { path: specPath, text: specText },
+        paths,
+        agent: { id: AGENT_ID, name: "main", home: agentHome, agentDir: join(root, "Agent") },
+        folders: options.folders,
+        harnessWritesChats: options.harnessWritesChats,
+        harnessHome,
+        netDir,
+        command,
+        cwd: options.cwd,
+        env: options.env,
+        teams: options.teams,
+        relays: options.relays,
+        launcher: RELAY_LAUNCHER,
+        tmpSize: options.tmpSize,
+      }),
+    );
+  };
+  return {
+    home,
+    paths,
+    root,
+    agentHome,
+    harnessHome,
+    netDir,
+    plan,
+    async sh(script, options) {
+      return await runPlan(await plan(["/bin/sh", "-c", PRELUDE + script], options));
+    },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Runs a plan to its end, stdin closed, collecting what it printed. */
+export async function runPlan(plan: SandboxPlan): Promise<RunResult> {
+  await using sandbox = await runSandboxed(plan, { stdin: "null", stdout: "piped", stderr: "piped" });
+  const [stdout, stderr] = await Promise.all([text(sandbox.child.stdout), text(sandbox.child.stderr)]);
+  const status = await sandbox.status;
+  return { code: status.code, stdout, stderr };
+}
+
+async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return await new Response(stream).text();
+}

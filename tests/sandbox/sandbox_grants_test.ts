@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { agentFixture, sandboxTest } from "./_support.ts";
+
+sandboxTest(
+  "sandbox: the default grants read Home and write it, instructions and chats read-only (LAY-5, LAY-7)",
+  async () => {
+    await using fx = await agentFixture();
+    const r = await fx.sh(
+      `cd "${fx.agentHome}"; cat notes.txt instructions/agent.md skills/s.md; ls chats;
+     w work/new.md; w instructions/x; w chats/x; w instructions/agent.md`,
+    );
+    assert.deepEqual(r, {
+      code: 0,
+      stdout:
+        "my notes\n# main\nskill\ntelegram:1\nwrote work/new.md\ndenied instructions/x\ndenied chats/x\n" +
+        "denied instructions/agent.md\n",
+      stderr: "",
+    });
+    assert.equal(await Deno.readTextFile(join(fx.agentHome, "work", "new.md")), "x\n");
+  },
+);
+
+sandboxTest(
+  "sandbox: [files] '.' read with work write keeps Home read-only and work writable (LAY-5, LAY-6)",
+  async () => {
+    await using fx = await agentFixture();
+    const r = await fx.sh(
+      `cd "${fx.agentHome}"; cat notes.txt; w x; w work/y`,
+      { spec: '[files]\n"." = "read"\nwork = "write"\ninstructions = "read"\n' },
+    );
+    assert.deepEqual(r, { code: 0, stdout: "my notes\ndenied x\nwrote work/y\n", stderr: "" });
+  },
+);
+
+sandboxTest("sandbox: [files] '.' none hides Home but for the folders named", async () => {
+  await using fx = await agentFixture();
+  const r = await fx.sh(
+    `cd "${fx.agentHome}"; ls -A; cat notes.txt 2>/dev/null || echo no-notes; cat work/draft.md`,
+    {
+      spec: '[files]\n"." = "none"\nwork = "read"\n',
+    },
+  );
+  assert.deepEqual(r, { code: 0, stdout: "work\nno-notes\ndraft\n", stderr: "" });
+});
+
+sandboxTest("sandbox: [files] instructions none shows no instructions, skills none no skills", async () => {
+  await using fx = await agentFixture();
+  const r = await fx.sh(`cd "${fx.agentHome}"; ls -A; r instructions/agent.md; r skills/s.md`, {
+    spec: '[files]\n"." = "write"\ninstructions = "none"\nskills = "none"\n',
+  });
+  // A collection the file leaves out is not shown: what [files] says is all that holds.
+  assert.deepEqual(r.stdout, "notes.txt\nwork\ndenied instructions/agent.md\ndenied skills/s.md\n");
+});
+
+sandboxTest(
+  "sandbox: the harness itself writes chats/ when it keeps to the layout (LAY-7, LAY-8)",
+  async () => {
+    await using fx = await agentFixture();
+    const r = await fx.sh(`echo t > "${fx.agentHome}/chats/turn.json" && echo wrote`, {
+      harnessWritesChats: true,
+    });
+    assert.deepEqual(r, { code: 0, stdout: "wrote\n", stderr: "" });
+    assert.equal(await Deno.readTextFile(join(fx.root, "Agent", "chats", "turn.json")), "t\n");
+  },
+);
+
+sandboxTest("sandbox: an outside harness gets all of Home writable and never Agent/ (LAY-8)", async () => {
+  await using fx = await agentFixture();
+  const plan = await fx.plan(["true"], { folders: "home", spec: '[files]\n"." = "read"\n' });
+  assert.deepEqual(plan.notices, ["[files] holds only for Link's tools: this harness gets all of Home"]);
+  const r = await fx.sh(
+    `cd "${fx.agentHome}"; echo x > x && echo wrote; ls instructions 2>/dev/null || echo no-instructions;
+     ls "${fx.root}/Agent" 2>/dev/null || echo no-agent`,
+    { folders: "home", spec: '[files]\n"." = "read"\n' },
+  );
+  assert.deepEqual(r, { code: 0, stdout: "wrote\nno-instructions\nno-agent\n", stderr: "" });
+});
+
+sandboxTest("sandbox: [paths] read shows a folder read-only and write makes one writable", async () => {
+  await using fx = await agentFixture();
+  await Deno.mkdir(join(fx.home, "data"));
+  await Deno.writeTextFile(join(fx.home, "data", "d.txt"), "data\n");
+  await Deno.mkdir(join(fx.home, "out"));
+  const r = await fx.sh(
+    `cd "${fx.home}"; cat data/d.txt; w data/x; w out/o; r .ssh/id_ed25519`,
+    { spec: '[paths]\nread = ["~/data"]\nwrite = ["~/out"]\n' },
+  );
+  assert.deepEqual(r, {
+    code: 0,
+    stdout: "data\ndenied data/x\nwrote out/o\ndenied .ssh/id_ed25519\n",
+    stderr: "",
+  });
+});
+
+sandboxTest(
+  "sandbox: --read '~' still hides ~/.lnk, ~/.config, Config/, other agents and teams (SBX-21, TEAM-12)",
+  async () => {
+    await using fx = await agentFixture();
+    const r = await fx.sh(
+      `cd "${fx.home}"; cat .ssh/id_ed25519; ls -A .config; ls -A Link/Teams; ls -A Link/Agents; ls -A Link/Agents/main;
+     ls -A .lnk; ls -A .lnk/agents; r .lnk/machine.toml`,
+      { spec: '[paths]\nread = ["~"]\n' },
+    );
+    assert.deepEqual(r, {
+      code: 0,
+      stdout: `PRIVATE KEY\nmain\nHome\nagents\n.net\nabc123def\ndenied .lnk/machine.toml\n`,
+      stderr: "",
+    });
+  },
+);
+
+sandboxTest(
+  "sandbox: [teams.alpha] writes src, only reads docs, and other teams stay hidden (TEAM-11, TEAM-12)",
+  async () => {
+    await using fx = await agentFixture();
+    const alpha = join(fx.home, "Link", "Teams", "alpha");
+    const r = await fx.sh(
+      `cd "${alpha}"; w src/s; cat docs/d.txt; w docs/x; ls -A "${fx.home}/Link/Teams"`,
+      { spec: '[paths]\nread = ["~"]\n[teams.alpha]\nwrite = ["src"]\nread = ["docs"]\n', teams: { alpha } },
+    );
+    assert.deepEqual(r, { code: 0, stdout: "wrote src/s\ndocs\ndenied docs/x\nalpha\n", stderr: "" });
+  },
+);
+
+sandboxTest("sandbox: the program and /proc/1/environ hold only the variables Link chose", async () => {
+  await using fx = await agentFixture();
+  const r = await fx.sh(`env | sort; echo ---; tr '\\0' '\\n' < /proc/1/environ | sort`, {
+    env: { CHOSEN: "yes" },
+  });
+  const expected = [
+    "CHOSEN=yes",
+    `DENO_DIR=${Deno.env.get("DENO_DIR") ?? ""}`,
+    "DENO_NO_UPDATE_CHECK=1",
+    `HOME=${fx.harnessHome}`,
+    "LANG=C.UTF-8",
+    "PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin",
+    "TMPDIR=/tmp",
+  ];
+  const [inside, pid1] = r.stdout.split("---\n");
+  const clean = (text: string) =>
+    text.trim().split("\n").filter((l) => !/^(PWD|SHLVL|_|OLDPWD)=/.test(l)).map((l) =>
+      l.startsWith("DENO_DIR=") ? expected[1]! : l
+    );
+  assert.deepEqual(clean(inside!), expected);
+  assert.deepEqual(clean(pid1!), expected);
+});
+
+sandboxTest("sandbox: every capability is dropped and no user namespace can be made inside", async () => {
+  await using fx = await agentFixture();
+  const r = await fx.sh(
+    `grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status; unshare -U true 2>/dev/null || echo no-userns`,
+  );
+  assert.deepEqual(
+    r.stdout,
+    [
+      "CapInh:\t0000000000000000",
+      "CapPrm:\t0000000000000000",
+      "CapEff:\t0000000000000000",
+      "CapBnd:\t0000000000000000",
+      "CapAmb:\t0000000000000000",
+      "no-userns",
+      "",
+    ].join("\n"),
+  );
+});
+
+sandboxTest("sandbox: /tmp is its own and sized (SBX-5)", async () => {
+  await using fx = await agentFixture();
+  const marker = await Deno.makeTempFile({ prefix: "lnk-outside-" });
+  try {
+    const r = await fx.sh(
+      `ls -A /tmp; test -e "${marker}" || echo not-seen; (head -c 2000000 /dev/zero > /tmp/big) 2>/dev/null || echo full`,
+      { tmpSize: 1024 * 1024 },
+    );
+    // The fixture's own home lives under /tmp outside, so its top folder is the one mount point.
+    assert.deepEqual(r.stdout, `${fx.home.split("/")[2]}\nnot-seen\nfull\n`);
+  } finally {
+    await Deno.remove(marker);
+  }
+});
+
+sandboxTest("sandbox: Link's own roles run inside from source, Deno's cache read-only (SBX-5)", async () => {
+  await using fx = await agentFixture();
+  const denoDir = Deno.env.get("DENO_DIR");
+  const r = await fx.sh(
+    `deno eval 'console.log(1 + 1)' && touch "$DENO_DIR/x" 2>/dev/null || echo cache-read-only`,
+  );
+  assert.deepEqual(r.stdout, "2\ncache-read-only\n", r.stderr);
+  if (denoDir) await Deno.stat(join(denoDir, "x")).then(() => assert.fail("wrote the cache"), () => {});
+});
