@@ -99,6 +99,15 @@ export class ConnReader {
   }
 }
 
+/**
+ * Turns Nagle's algorithm off on a TCP connection (a no-op on others): the proxy writes a head
+ * and its body separately, and Nagle would hold the body for the peer's delayed ACK (40 ms).
+ */
+export function sendPromptly(conn: ByteConn): void {
+  const tcp = conn as Partial<Deno.TcpConn>;
+  if (typeof tcp.setNoDelay === "function") tcp.setNoDelay(true);
+}
+
 /** Writes every byte, however many writes it takes. */
 export async function writeAll(conn: ByteConn, bytes: Uint8Array): Promise<void> {
   for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));

@@ -1,5 +1,5 @@
 import type { Route } from "./check_target.ts";
-import { type ByteConn, ConnReader, writeAll } from "./conn_reader.ts";
+import { type ByteConn, ConnReader, sendPromptly, writeAll } from "./conn_reader.ts";
 import {
   expectsContinue,
   type Framing,
@@ -59,6 +59,7 @@ export async function forwardRequest(
     try {
       upstream = await context.dial(route.address, route.port);
       forget = context.track(upstream);
+      sendPromptly(upstream);
       if (tls) upstream = await context.startTls(upstream, route.host);
       forget();
       forget = context.track(upstream);

@@ -1,6 +1,6 @@
 import { logger, type Secret } from "../core/base/mod.ts";
 import { checkTarget, type Resolve } from "./check_target.ts";
-import { type ByteConn, type ConnReader, writeAll } from "./conn_reader.ts";
+import { type ByteConn, type ConnReader, sendPromptly, writeAll } from "./conn_reader.ts";
 import { tunnel } from "./connect_tunnel.ts";
 import { type ForwardContext, forwardRequest } from "./forward_request.ts";
 import { encodeHead, type Header, type RequestHead } from "./http_head.ts";
@@ -59,6 +59,7 @@ export async function handleRequest(
       return await refuse(client.conn, { reason: "upstream-failed", message }, form, request.method, target);
     }
     const forget = context.track(upstream);
+    sendPromptly(upstream);
     log.info("Tunnel opened", fields);
     try {
       await tunnel(client, upstream);

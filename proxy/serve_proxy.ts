@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { LinkError, logger, type Secret } from "../core/base/mod.ts";
 import type { Resolve } from "./check_target.ts";
-import { type ByteConn, ConnReader } from "./conn_reader.ts";
+import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
 import { handleRequest, type RequestContext, writeRefusal } from "./handle_request.ts";
 import { parseRequestHead, type RequestHead } from "./http_head.ts";
 import type { ProxyKey } from "./proxy_key.ts";
@@ -119,6 +119,7 @@ function closeQuietly(closable: { close(): void }): void {
 
 async function serveConnection(conn: Deno.Conn, context: RequestContext): Promise<void> {
   const forget = context.track(conn);
+  sendPromptly(conn);
   const reader = new ConnReader(conn);
   try {
     while (true) {
