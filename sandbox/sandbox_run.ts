@@ -1,6 +1,13 @@
 import { join } from "node:path";
 import { LinkError, type LinkPaths, readTextIfExists } from "../core/base/mod.ts";
-import { newProxySecret, proxyEnv, proxyPolicyFrom, proxyUrl, serveProxy } from "../proxy/mod.ts";
+import {
+  newProxySecret,
+  proxyEnv,
+  proxyPolicyFrom,
+  proxyUrl,
+  serveProxy,
+  type ServeProxyOptions,
+} from "../proxy/mod.ts";
 import { DEFAULT_SANDBOX_TOML, parseSandboxSpec, type SandboxSpec } from "./sandbox_spec.ts";
 import { applyGrants, type GrantFlags } from "./apply_grants.ts";
 import { planSandbox } from "./plan_sandbox.ts";
@@ -39,6 +46,10 @@ export interface SandboxRunOptions {
   /** The relay role's command line inside; `lnk sandbox relay` unless told. */
   readonly launcher?: readonly string[];
   readonly notes?: (text: string) => void;
+  /** How the proxy reaches upstream: tests point it at loopback fakes. */
+  readonly proxy?: Partial<
+    Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">
+  >;
 }
 
 /**
@@ -64,6 +75,7 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<number> {
     const secret = newProxySecret();
     const socket = join(netDir, "proxy.sock");
     const proxy = await serveProxy({
+      ...options.proxy,
       path: socket,
       policy: proxyPolicyFrom(spec),
       secret,

@@ -197,3 +197,37 @@ export async function runPlan(plan: SandboxPlan): Promise<RunResult> {
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return await new Response(stream).text();
 }
+
+/** A loopback echo server outside any sandbox: its port and what it was sent. */
+export interface EchoServer extends AsyncDisposable {
+  readonly port: number;
+  readonly got: string[];
+}
+
+/** A loopback echo server outside any sandbox, recording what it was sent. */
+export function echoServer(): EchoServer {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const got: string[] = [];
+  const serving = (async () => {
+    for await (const conn of listener) {
+      const buf = new Uint8Array(1024);
+      const n = await conn.read(buf);
+      const text = new TextDecoder().decode(buf.subarray(0, n ?? 0));
+      got.push(text);
+      await conn.write(new TextEncoder().encode(`echo:${text}`));
+      conn.close();
+    }
+  })();
+  return {
+    port: listener.addr.port,
+    got,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await serving.catch(() => {});
+    },
+  };
+}
+
+/** A bash line sending "hi" to 127.0.0.1:<port> and printing the answer, or "refused". */
+export const TALK = (port: number): string =>
+  `(exec 3<>/dev/tcp/127.0.0.1/${port} && echo hi >&3 && head -c 100 <&3 && echo) 2>/dev/null || echo refused`;
