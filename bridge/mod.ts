@@ -14,10 +14,6 @@ export {
   serveBridge,
   type ServeBridgeOptions,
 } from "./serve_bridge.ts";
-/** Tells whether an answer is still coming on a relayed HTTP/1.1 connection, from its framing alone. */
-export { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
-/** The agent's door: its port relayed to its socket, telling when an answer is still coming. */
-export { type Door, type DoorActivity, serveDoor, type ServeDoorOptions } from "./serve_door.ts";
 /** A proven call and its connection, as a bridge's handler gets them. */
 export { type BridgeCall, type BridgeConn, type BridgeHandler } from "./bridge_call.ts";
 /** Who connected, as far as the system tells (never which agent). */
@@ -44,3 +40,7 @@ export {
   bridgeFailure,
   PROVEN_LINE,
 } from "./bridge_wire.ts";
+/** Tells whether an answer is still coming on a relayed HTTP/1.1 connection, from its framing alone. */
+export { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
+/** The agent's door: its port relayed to its socket, telling when an answer is still coming. */
+export { type Door, type DoorActivity, serveDoor, type ServeDoorOptions } from "./serve_door.ts";
