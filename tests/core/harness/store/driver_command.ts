@@ -1,0 +1,25 @@
+import { fileURLToPath } from "node:url";
+
+const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+
+/** The command line running a test program of this folder with Deno, as a driver or a racer. */
+export function denoScript(script: string, args: string[]): string[] {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  return [Deno.execPath(), "run", "-A", "--cached-only", "--config", CONFIG, path, ...args];
+}
+
+/** The command line of Link's own store driver role (through driver_main.ts). */
+export function driverCommand(kind: "files" | "sqlite", root: string, serve: boolean): string[] {
+  return denoScript("./driver_main.ts", ["--kind", kind, "--root", root, ...(serve ? ["--serve"] : [])]);
+}
+
+/** Wraps a command so each process it starts appends its pid to `pidFile` (exec keeps the pid). */
+export function countingStarts(pidFile: string, command: string[]): string[] {
+  return ["sh", "-c", 'echo $$ >> "$0"; exec "$@"', pidFile, ...command];
+}
+
+/** The pids written by countingStarts, one per process started. */
+export async function startsCounted(pidFile: string): Promise<number[]> {
+  const text = await Deno.readTextFile(pidFile).catch(() => "");
+  return text.split("\n").filter((line) => line !== "").map(Number);
+}
