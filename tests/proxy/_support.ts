@@ -82,18 +82,19 @@ export interface FakeUpstream extends AsyncDisposable {
 
 /** A loopback HTTP server standing in for the internet: records each request, answers with `answer`. */
 export function fakeUpstream(
-  answer: (req: Request) => Response | Promise<Response> = () => new Response("hello"),
+  answer: (req: Request, call: UpstreamCall) => Response | Promise<Response> = () => new Response("hello"),
 ): FakeUpstream {
   const calls: UpstreamCall[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
-    calls.push({
+    const call = {
       method: req.method,
       path: url.pathname + url.search,
       headers: Object.fromEntries(req.headers),
       body: await req.text(),
-    });
-    return answer(req);
+    };
+    calls.push(call);
+    return answer(req, call);
   });
   return {
     port: server.addr.port,
