@@ -1,4 +1,4 @@
-import { type ByteConn, type ConnReader, writeAll } from "./conn_reader.ts";
+import { type ByteConn, closeQuietly, type ConnReader, writeAll } from "./conn_reader.ts";
 import { latin1 } from "./http_head.ts";
 
 /**
@@ -9,13 +9,7 @@ import { latin1 } from "./http_head.ts";
  */
 export async function tunnel(client: ConnReader, upstream: ByteConn): Promise<void> {
   await writeAll(client.conn, latin1("HTTP/1.1 200 Connection Established\r\n\r\n"));
-  const closeBoth = () => {
-    for (const conn of [client.conn, upstream]) {
-      try {
-        conn.close();
-      } catch { /* closed already */ }
-    }
-  };
+  const closeBoth = () => [client.conn, upstream].forEach(closeQuietly);
   const outbound = async () => {
     for (let piece = await client.readSome(); piece; piece = await client.readSome()) {
       await writeAll(upstream, piece);

@@ -1,5 +1,5 @@
 import type { Route } from "./check_target.ts";
-import { type ByteConn, ConnReader, sendPromptly, writeAll } from "./conn_reader.ts";
+import { type ByteConn, closeQuietly, ConnReader, sendPromptly, writeAll } from "./conn_reader.ts";
 import {
   expectsContinue,
   type Framing,
@@ -55,6 +55,8 @@ export async function forwardRequest(
   const tls = target.scheme === "https";
   let upstream: ByteConn | undefined;
   let forget = () => {};
+  let answer: ConnReader;
+  let response: ResponseHead;
   try {
     try {
       upstream = await context.dial(route.address, route.port);
@@ -63,31 +65,27 @@ export async function forwardRequest(
       if (tls) upstream = await context.startTls(upstream, route.host);
       forget();
       forget = context.track(upstream);
-    } catch (err) {
-      return unreachable(route, err);
-    }
-    const headers: Header[] = [
-      ["Host", hostHeader(route.host, route.port, tls ? "https" : "http")],
-      ...injectKeys(endToEndHeaders(request.headers), context.keys, { host: route.host, tls }),
-      ...framingHeader(body),
-      ["Connection", "close"],
-    ];
-    await writeAll(upstream, encodeHead(`${request.method} ${target.path} HTTP/1.1`, headers));
-    if (body.kind !== "none" && expectsContinue(request.headers)) {
-      await writeAll(client.conn, latin1("HTTP/1.1 100 Continue\r\n\r\n"));
-    }
-    await relayBody(client, body, upstream, body.kind === "chunked");
-    const answer = new ConnReader(upstream);
-    let response: ResponseHead;
-    try {
+      const headers: Header[] = [
+        ["Host", hostHeader(route.host, route.port, tls ? "https" : "http")],
+        ...injectKeys(endToEndHeaders(request.headers), context.keys, { host: route.host, tls }),
+        ...framingHeader(body),
+        ["Connection", "close"],
+      ];
+      await writeAll(upstream, encodeHead(`${request.method} ${target.path} HTTP/1.1`, headers));
+      if (body.kind !== "none" && expectsContinue(request.headers)) {
+        await writeAll(client.conn, latin1("HTTP/1.1 100 Continue\r\n\r\n"));
+      }
+      await relayBody(client, body, upstream, body.kind === "chunked");
+      answer = new ConnReader(upstream);
       response = await readFinalResponse(answer);
     } catch (err) {
+      // Nothing of the answer has been written yet, so the caller still gets a 502 that says why.
       return unreachable(route, err);
     }
     return await relayResponse(answer, response, request, client.conn);
   } finally {
     forget();
-    upstream?.close();
+    if (upstream) closeQuietly(upstream);
   }
 }
 

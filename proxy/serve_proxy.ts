@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { LinkError, logger, type Secret } from "../core/base/mod.ts";
 import type { Resolve } from "./check_target.ts";
-import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
+import { type ByteConn, closeQuietly, ConnReader, sendPromptly } from "./conn_reader.ts";
 import { handleRequest, type RequestContext, writeRefusal } from "./handle_request.ts";
 import { parseRequestHead, type RequestHead } from "./http_head.ts";
 import type { ProxyKey } from "./proxy_key.ts";
@@ -109,12 +109,6 @@ export async function serveProxy(options: ServeProxyOptions): Promise<ProxyServe
   if (options.signal?.aborted) void close();
   log.info("Proxy listening", { address: addr });
   return { addr, port, finished, close, [Symbol.asyncDispose]: close };
-}
-
-function closeQuietly(closable: { close(): void }): void {
-  try {
-    closable.close();
-  } catch { /* closed already */ }
 }
 
 async function serveConnection(conn: Deno.Conn, context: RequestContext): Promise<void> {

@@ -16,11 +16,14 @@ export function dialTcp(address: string, port: number): Promise<ByteConn> {
 }
 
 /**
- * Deno.startTls on the dialled connection. Not Deno.connectTls: that takes a name and resolves
+ * Deno.startTls on the dialled connection, handshake done. Not Deno.connectTls: that takes a name and resolves
  * it again, which could dial an address the checks never saw.
  */
-export function startTls(conn: ByteConn, hostname: string): Promise<ByteConn> {
-  return Deno.startTls(conn as Deno.TcpConn, { hostname });
+export async function startTls(conn: ByteConn, hostname: string): Promise<ByteConn> {
+  const tls = await Deno.startTls(conn as Deno.TcpConn, { hostname });
+  // The handshake would otherwise wait for the first write; a bad certificate must fail here.
+  await tls.handshake();
+  return tls;
 }
 
 /** Deno.resolveDns for A then AAAA records, IPv4 first; throws when a name has neither. */
