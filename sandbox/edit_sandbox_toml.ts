@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
 import { LinkError, parseToml } from "../core/base/mod.ts";
 import { tomlLayout } from "./_toml_layout.ts";
 
@@ -26,9 +25,9 @@ export function editSandboxToml(
   let lines = text.split("\n");
   for (const change of changes) lines = applyChange(lines, change);
   const result = lines.join("\n");
-  const expected = structuredClone(parseToml(text, path));
+  const expected = JSON.parse(JSON.stringify(parseToml(text, path)));
   for (const change of changes) setIn(expected, change);
-  if (!isDeepStrictEqual(parseToml(result, path), expected)) {
+  if (canonical(parseToml(result, path)) !== canonical(expected)) {
     throw new LinkError(
       "CONFIG_INVALID",
       `Cannot change "${path}" in place: its layout is not one Link can edit`,
@@ -89,4 +88,15 @@ function setIn(root: Record<string, unknown>, change: SandboxTomlChange): void {
   }
   if (change.value === undefined) delete node[change.key];
   else node[change.key] = structuredClone(change.value);
+}
+
+/** JSON with keys sorted, so two parses compare by content alone. */
+function canonical(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_, v) =>
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
+        : v,
+  );
 }

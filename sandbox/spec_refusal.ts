@@ -16,7 +16,7 @@ export function specRefusal(
   what: string,
   hint?: string,
 ): LinkError {
-  const line = source ? lineOfKey(source.text, key) : undefined;
+  const line = source ? lineOf(source.text, key) : undefined;
   const where = source && line !== undefined
     ? `"${source.path}" line ${line}`
     : `the grant ${key.map(String).join(".")} (from the command line)`;
@@ -26,4 +26,13 @@ export function specRefusal(
         ? `Change line ${line} of "${source.path}" (or use \`lnk agent deny\`), then start again`
         : "Take that grant away, then start again"),
   });
+}
+
+/** The line of a key, or of the nearest key above it (an array's own line for one of its items). */
+function lineOf(text: string, key: readonly PropertyKey[]): number | undefined {
+  for (let n = key.length; n > 0; n--) {
+    const line = lineOfKey(text, key.slice(0, n));
+    if (line !== undefined) return line;
+  }
+  return undefined;
 }

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseRelayArgs, relayArgs, serveRelay } from "../../sandbox/mod.ts";
+import { echoServer } from "./_support.ts";
+
+Deno.test("parseRelayArgs() reads back what relayArgs() writes", () => {
+  const rules = [
+    { kind: "tcp-to-unix", port: 3128, socket: "/a/proxy.sock" },
+    { kind: "unix-to-tcp", socket: "/a/b=c.sock", port: 18789 },
+  ] as const;
+  assert.deepEqual(parseRelayArgs(relayArgs(rules)), rules);
+  assert.throws(() => parseRelayArgs(["--tcp", "0x=/a"]), { code: "USAGE" });
+  assert.throws(() => parseRelayArgs(["--udp", "1=/a"]), { code: "USAGE" });
+  assert.throws(() => parseRelayArgs(["--tcp", `1=/${"x".repeat(120)}`]), { code: "SANDBOX_UNAVAILABLE" });
+});
+
+Deno.test("serveRelay() joins TCP to a unix socket and back, both directions, half-closes kept", async () => {
+  await using server = echoServer();
+  const dir = await Deno.makeTempDir({ prefix: "lnk-relay-" });
+  try {
+    const socket = join(dir, "s.sock");
+    await using _out = await serveRelay({ kind: "unix-to-tcp", socket, port: server.port });
+    await using into = await serveRelay({ kind: "tcp-to-unix", port: 0, socket });
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: into.port! });
+    await conn.write(new TextEncoder().encode("ping"));
+    await conn.closeWrite();
+    const answer = await new Response(conn.readable).text();
+    assert.deepEqual({ answer, got: server.got, mode: (await Deno.stat(socket)).mode! & 0o777 }, {
+      answer: "echo:ping",
+      got: ["ping"],
+      mode: 0o600,
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("serveRelay() closes a connection whose other side cannot be reached", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lnk-relay-" });
+  try {
+    await using into = await serveRelay({ kind: "tcp-to-unix", port: 0, socket: join(dir, "none.sock") });
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: into.port! });
+    assert.equal(await new Response(conn.readable).text(), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
