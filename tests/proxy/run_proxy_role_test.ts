@@ -14,7 +14,7 @@ function startRole(input: string, args: string[] = ["--agent", "a1"]) {
 Deno.test("runProxyRole() reads its options on stdin, serves the socket, and stops on SIGTERM", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lnk-proxy-role-" });
   try {
-    // Only loopback is dialled for real: the upstream is a [localhost] port grant.
+    // This role dials for real, so every target here is loopback: the upstream is a [localhost] port grant.
     await using upstream = fakeUpstream(() => new Response("local model"));
     const socket = join(dir, "proxy.sock");
     const input: ProxyRoleInput = {
@@ -41,7 +41,7 @@ Deno.test("runProxyRole() reads its options on stdin, serves the socket, and sto
       "HTTP/1.1 200 OK",
       "local model",
     ]);
-    const refused = await rawExchange({ transport: "unix", path: socket }, request("https/10.0.0.1/"));
+    const refused = await rawExchange({ transport: "unix", path: socket }, request("http/[::ffff:127.0.0.1]:22/"));
     assert.deepEqual(statusAndReason(refused), ["HTTP/1.1 403 Forbidden", "address-forbidden"]);
     const status = await role.stop();
     assert.deepEqual([status.code, upstream.calls.map((c) => c.path)], [0, ["/v1"]]);
