@@ -40,6 +40,7 @@ export async function runProcess(
     kill();
   }, () => {});
   options.signal.addEventListener("abort", kill, { once: true });
+  if (options.signal.aborted) kill();
   try {
     if (options.stdin !== undefined) void feed(child.stdin, options.stdin);
     const status = await child.status;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LinkError } from "../../base/mod.ts";
 import { checkCommand } from "./command_policy.ts";
-import { defineTool } from "./define_tool.ts";
+import { defineTool, fail } from "./define_tool.ts";
 import type { CommandOutput, HarnessTool } from "./harness_tool.ts";
 import { resolveInView } from "./resolve_in_view.ts";
 import { runProcess } from "./run_process.ts";
@@ -67,6 +67,9 @@ export function runTool(options: RunToolOptions = {}): HarnessTool {
       const output = ctx.runCommand
         ? await ctx.runCommand(args.command, runOptions)
         : await runProcess(args.command, { ...runOptions, env: options.env });
+      if (ctx.signal.aborted) {
+        return fail("Cannot finish run: the turn was cancelled, and the program stopped");
+      }
       return { content: describe(output, timeoutS), isError: output.timedOut || output.code !== 0 };
     },
   });

@@ -50,7 +50,8 @@ export function webFetchTool(): HarnessTool {
 }
 
 async function fetchText(first: URL, maxChars: number, ctx: ToolContext, timeout: AbortSignal) {
-  let url = first;
+  let url = new URL(first);
+  url.hash = "";
   const signal = AbortSignal.any([ctx.signal, timeout]);
   for (let hop = 0;; hop++) {
     const response = await fetch(toProxyUrl(url, ctx.proxy?.url), {
