@@ -22,7 +22,7 @@ import {
 } from "./http_head.ts";
 import { injectKeys, type ProxyKey } from "./proxy_key.ts";
 import { hostHeader, type ProxyTarget } from "./proxy_target.ts";
-import type { Refusal } from "./refusal.ts";
+import { type Refusal, upstreamFailed } from "./refusal.ts";
 import type { Dial, StartTls } from "./upstream.ts";
 
 /** What forwarding needs besides the request: how to reach upstream, the keys, and a registry of open connections. */
@@ -80,7 +80,7 @@ export async function forwardRequest(
       response = await readFinalResponse(answer);
     } catch (err) {
       // Nothing of the answer has been written yet, so the caller still gets a 502 that says why.
-      return unreachable(route, err);
+      return upstreamFailed(route, err);
     }
     return await relayResponse(answer, response, request, client.conn);
   } finally {
@@ -120,12 +120,4 @@ async function relayResponse(
   await writeAll(client, encodeHead(`HTTP/1.1 ${response.status} ${response.reason}`, headers));
   await relayBody(answer, framing, client, chunked);
   return { keepAlive };
-}
-
-function unreachable(route: Route, err: unknown): Refusal {
-  const why = err instanceof Error ? err.message : String(err);
-  return {
-    reason: "upstream-failed",
-    message: `Cannot reach "${route.host}:${route.port}" (${route.address}): ${why}`,
-  };
 }

@@ -11,7 +11,7 @@ import {
   parseConnectTarget,
   type ProxyTarget,
 } from "./proxy_target.ts";
-import { type Refusal, refusalBody, refusalStatus } from "./refusal.ts";
+import { type Refusal, refusalBody, refusalStatus, upstreamFailed } from "./refusal.ts";
 import type { TargetRules } from "./target_rules.ts";
 
 const log = logger("proxy");
@@ -54,9 +54,7 @@ export async function handleRequest(
     try {
       upstream = await context.dial(route.address, route.port);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      const message = `Cannot reach "${route.host}:${route.port}" (${route.address}): ${why}`;
-      return await refuse(client.conn, { reason: "upstream-failed", message }, form, request.method, target);
+      return await refuse(client.conn, upstreamFailed(route, err), form, request.method, target);
     }
     const forget = context.track(upstream);
     sendPromptly(upstream);

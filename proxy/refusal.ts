@@ -41,3 +41,15 @@ export function refusalBody(refusal: Refusal): string {
   const hint = refusal.hint ? `\n  hint: ${refusal.hint}` : "";
   return `Link's proxy refused the request: ${refusal.message}${hint}\n`;
 }
+
+/** The refusal for an upstream that could not be reached or failed before answering. */
+export function upstreamFailed(
+  route: { host: string; port: number; address: string },
+  err: unknown,
+): Refusal {
+  const why = err instanceof Error ? err.message : String(err);
+  return {
+    reason: "upstream-failed",
+    message: `Cannot reach "${route.host}:${route.port}" (${route.address}): ${why}`,
+  };
+}
