@@ -55,6 +55,15 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       conversation,
       JSON.stringify(lease),
     );
+  // Every call answers with a promise, and a SQLite failure (busy past the timeout, disk full) as a LinkError.
+  const attempt = <T>(fn: () => T): Promise<T> =>
+    Promise.try(fn).catch((err) => {
+      if (err instanceof LinkError) throw err;
+      throw new LinkError("SERVICE_FAILED", `Cannot use conversation database "${path}": ${err.message}`, {
+        hint: "Check that no other program holds the database, and that its disk has room",
+        cause: err,
+      });
+    });
   const immediate = <T>(fn: () => T): T => {
     db.exec("BEGIN IMMEDIATE");
     try {
@@ -68,7 +77,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
   };
   return {
     append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
-      return Promise.try(() => {
+      return attempt(() => {
         checkEventNumber(n);
         const { changes } = db.prepare(
           "INSERT INTO events (conversation, n, event) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -78,7 +87,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       });
     },
     read(conversation: string, from = 1): Promise<StoredEvent[]> {
-      return Promise.try(() => {
+      return attempt(() => {
         checkEventNumber(from);
         const rows = db.prepare("SELECT n, event FROM events WHERE conversation = ? AND n >= ? ORDER BY n")
           .all(conversation, from);
@@ -89,12 +98,12 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       });
     },
     leaseRead(conversation: string): Promise<Lease | undefined> {
-      return Promise.try(() => {
+      return attempt(() => {
         return readLease(conversation);
       });
     },
     leaseTake(conversation: string, lease: Lease, judgement: LeaseJudgement): Promise<Lease | undefined> {
-      return Promise.try(() => {
+      return attempt(() => {
         checkJudgement(judgement);
         return immediate(() => {
           if (!mayTake(readLease(conversation), judgement)) return undefined;
@@ -105,7 +114,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       });
     },
     leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
-      return Promise.try(() => {
+      return attempt(() => {
         checkTime(nowMs);
         return immediate(() => {
           const current = readLease(conversation);
@@ -116,7 +125,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       });
     },
     leaseRelease(conversation: string, lease: Lease): Promise<void> {
-      return Promise.try(() => {
+      return attempt(() => {
         immediate(() => {
           const current = readLease(conversation);
           if (current === undefined || !sameHolding(current, lease)) return;
@@ -125,14 +134,14 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       });
     },
     toolsRead(conversation: string): Promise<string[] | undefined> {
-      return Promise.try(() => {
+      return attempt(() => {
         const row = db.prepare("SELECT tools AS text FROM tools WHERE conversation = ?").get(conversation);
         if (row === undefined) return undefined;
         return parseStoredJson(ToolsFile, Text.parse(row).text, where(conversation, "tool list")).tools;
       });
     },
     toolsWrite(conversation: string, tools: string[]): Promise<void> {
-      return Promise.try(() => {
+      return attempt(() => {
         const file: ToolsFile = ToolsFile.parse({ tools });
         db.prepare("INSERT OR REPLACE INTO tools (conversation, tools) VALUES (?, ?)").run(
           conversation,
@@ -141,7 +150,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
       });
     },
     list(): Promise<string[]> {
-      return Promise.try(() => {
+      return attempt(() => {
         const rows = db.prepare(
           "SELECT conversation FROM events UNION SELECT conversation FROM tools UNION SELECT conversation FROM leases",
         ).all();
