@@ -41,7 +41,10 @@ Deno.test("runProxyRole() reads its options on stdin, serves the socket, and sto
       "HTTP/1.1 200 OK",
       "local model",
     ]);
-    const refused = await rawExchange({ transport: "unix", path: socket }, request("http/[::ffff:127.0.0.1]:22/"));
+    const refused = await rawExchange(
+      { transport: "unix", path: socket },
+      request("http/[::ffff:127.0.0.1]:22/"),
+    );
     assert.deepEqual(statusAndReason(refused), ["HTTP/1.1 403 Forbidden", "address-forbidden"]);
     const status = await role.stop();
     assert.deepEqual([status.code, upstream.calls.map((c) => c.path)], [0, ["/v1"]]);
