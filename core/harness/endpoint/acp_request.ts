@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** A JSON-RPC 2.0 request (or notification) to the endpoint's `/acp`. */
+export const AcpRequest = z.looseObject({
+  jsonrpc: z.literal("2.0"),
+  id: z.union([z.number(), z.string()]).optional(),
+  method: z.string(),
+  params: z.looseObject({}).default({}),
+});
+export type AcpRequest = z.infer<typeof AcpRequest>;
+
+/** Link's keys in `_meta` (ARCHITECTURE.md section 7, TRN-12). */
+export const LinkMeta = z.looseObject({
+  "link.local/thread": z.string().regex(/^[a-z0-9_-]+:.+$/i).optional(),
+  "link.local/hops": z.number().int().min(0).optional(),
+  "link.local/tools": z.array(z.string()).optional(),
+  /** The caller's name for this message, so a kept answer finds its way back. */
+  "link.local/request": z.string().min(1).max(200).optional(),
+});
+export type LinkMeta = z.infer<typeof LinkMeta>;
+
+/** `session/new` params. */
+export const SessionNewParams = z.looseObject({ _meta: LinkMeta.optional() });
+
+/** `session/prompt` params: only the new message, never the thread's history (U-1). */
+export const SessionPromptParams = z.looseObject({
+  sessionId: z.string().min(1),
+  prompt: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+  _meta: LinkMeta.optional(),
+});
+
+/** `session/cancel` params. */
+export const SessionCancelParams = z.looseObject({ sessionId: z.string().min(1) });
+
+/** An error answer in the endpoint's one shape, with the caller's next challenge. */
+export function errorResponse(
+  status: number,
+  error: { code: string; message: string; hint?: string },
+  headers: Record<string, string>,
+): Response {
+  return Response.json({ error }, { status, headers });
+}
+
+/** JSON-RPC messages as one NDJSON body. */
+export function ndjson(lines: unknown[], headers: Record<string, string>): Response {
+  return new Response(lines.map((l) => `${JSON.stringify(l)}\n`).join(""), {
+    headers: { "Content-Type": "application/x-ndjson", ...headers },
+  });
+}

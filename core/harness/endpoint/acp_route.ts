@@ -1,0 +1,115 @@
+import { logger } from "../../base/mod.ts";
+import { estimateTokens, messageLimit } from "../turns/context_limit.ts";
+import { narrowConversationTools } from "../turns/conversation_tools.ts";
+import {
+  type AcpRequest,
+  errorResponse,
+  type LinkMeta,
+  ndjson,
+  SessionCancelParams,
+  SessionNewParams,
+  SessionPromptParams,
+} from "./acp_request.ts";
+import { NdjsonSink } from "./ndjson_sink.ts";
+import type { ServedAgent } from "./served_agent.ts";
+
+const log = logger("harness");
+
+/** Answers one proven ACP request for an agent: session/new, session/prompt, session/cancel. */
+export async function acpRoute(
+  served: ServedAgent,
+  rpc: AcpRequest,
+  req: Request,
+  next: Record<string, string>,
+): Promise<Response> {
+  const id = rpc.id ?? null;
+  switch (rpc.method) {
+    case "session/new": {
+      const params = SessionNewParams.safeParse(rpc.params);
+      if (!params.success) return invalid(id, params.error.message, next);
+      const thread = params.data._meta?.["link.local/thread"] ?? "link:main";
+      served.sessions.set(thread, thread);
+      await narrow(served, thread, params.data._meta);
+      return ndjson([{ jsonrpc: "2.0", id, result: { sessionId: thread } }], next);
+    }
+    case "session/prompt":
+      return await prompt(served, rpc, req, next);
+    case "session/cancel": {
+      const params = SessionCancelParams.safeParse(rpc.params);
+      if (!params.success) return invalid(id, params.error.message, next);
+      const thread = served.sessions.get(params.data.sessionId) ?? params.data.sessionId;
+      const cancelled = served.turns.cancel(thread);
+      log.info("Cancel asked", { agent: served.turns.agent.id, conversation: thread, cancelled });
+      return rpc.id === undefined ? new Response(null, { headers: next }) : ndjson([{
+        jsonrpc: "2.0",
+        id,
+        result: { _meta: { "link.local/cancelled": cancelled } },
+      }], next);
+    }
+    default:
+      return ndjson([{
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32601, message: `Method "${rpc.method}" is not answered` },
+      }], next);
+  }
+}
+
+async function prompt(
+  served: ServedAgent,
+  rpc: AcpRequest,
+  req: Request,
+  next: Record<string, string>,
+): Promise<Response> {
+  const params = SessionPromptParams.safeParse(rpc.params);
+  if (!params.success) return invalid(rpc.id ?? null, params.error.message, next);
+  const { sessionId, prompt, _meta: meta } = params.data;
+  const agent = served.turns.agent;
+  const thread = meta?.["link.local/thread"] ?? served.sessions.get(sessionId) ?? sessionId;
+  const text = prompt.map((p) => (p.type === "text" ? p.text ?? "" : "")).join("");
+  if (!text.trim()) {
+    return errorResponse(400, { code: "empty", message: "the message has no text" }, next);
+  }
+  const tokens = estimateTokens(text);
+  const limit = messageLimit(agent);
+  if (tokens > limit) {
+    log.info("Refused a message over the model's context", { agent: agent.id, tokens, limit });
+    return errorResponse(413, {
+      code: "too_long",
+      message:
+        `the message is about ${tokens} tokens, more than the ${limit} the model can take in one message`,
+      hint: "Send a shorter message, or save the text as a file in the agent's Home and ask about the file",
+    }, next);
+  }
+  await narrow(served, thread, meta);
+  const request = meta?.["link.local/request"] ?? `${agent.clock.now()}-${crypto.randomUUID().slice(0, 8)}`;
+  const from = req.headers.get("link-from") ?? undefined;
+  // Only a queued message waits for its caller; the request's signal is read only then.
+  const gone = agent.turns.busy === "queue" ? req.signal : undefined;
+  const reception = await served.turns.receive({ conversation: thread, text, from, request }, gone);
+  if (reception.kind === "steered") {
+    return new Response(null, { status: 202, headers: { "Link-Steered": String(reception.n), ...next } });
+  }
+  if (reception.kind === "busy") {
+    return errorResponse(409, {
+      code: "busy",
+      message: "the agent is answering another message in this conversation",
+      hint: "Send the message again once the answer comes",
+    }, next);
+  }
+  const sink = new NdjsonSink(rpc.id ?? null, sessionId, { headers: next });
+  reception.start(sink);
+  return sink.response;
+}
+
+async function narrow(served: ServedAgent, thread: string, meta: LinkMeta | undefined): Promise<void> {
+  const tools = meta?.["link.local/tools"];
+  if (tools) await narrowConversationTools(served.turns.agent.store, thread, tools);
+}
+
+function invalid(id: number | string | null, detail: string, next: Record<string, string>): Response {
+  return ndjson(
+    [{ jsonrpc: "2.0", id, error: { code: -32602, message: `Invalid params: ${detail}` } }],
+    next,
+  );
+}

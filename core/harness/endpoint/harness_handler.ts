@@ -1,0 +1,76 @@
+import { logger } from "../../base/mod.ts";
+import { EndpointGuard, PROOF_PATH } from "../../../connections/mod.ts";
+import type { Clock } from "../../base/mod.ts";
+import { AcpRequest, errorResponse } from "./acp_request.ts";
+import { acpRoute } from "./acp_route.ts";
+import { RECOVER_ACK_PATH, RECOVER_PATH, recoverAckRoute, recoverRoute } from "./recover_route.ts";
+import { agentFor, type ServedAgent } from "./served_agent.ts";
+
+const log = logger("harness");
+
+/**
+ * Link Harness's endpoint (ARCHITECTURE.md section 5, U-1): the proof route, ACP over `POST
+ * /acp` with streamed answers, and `/_link/recover`. Every request but the proof proves the
+ * caller holds the agent's key; one for an agent this process does not run is refused before any
+ * model call (ADP-4).
+ */
+export function harnessHandler(
+  agents: readonly ServedAgent[],
+  options: { clock?: Clock } = {},
+): (req: Request) => Promise<Response> {
+  const byId = new Map(agents.map((a) => [a.turns.agent.id, a]));
+  const guard = new EndpointGuard({ keyFor: (id) => byId.get(id)?.key, clock: options.clock });
+  return async (raw) => {
+    const url = new URL(raw.url, "http://endpoint");
+    if (raw.method === "GET" && url.pathname === "/") return Response.json({ harness: "link", ok: true });
+    const served = agentFor(agents, raw);
+    if (!served) {
+      return errorResponse(403, {
+        code: "refused",
+        message: "This endpoint does not answer for that agent",
+      }, {});
+    }
+    const req = raw;
+    const named = withAgentId(raw, served.turns.agent.id);
+    if (req.method === "GET" && url.pathname === PROOF_PATH) return guard.answerProof(named);
+    const known = url.pathname === "/acp" || url.pathname === RECOVER_PATH ||
+      url.pathname === RECOVER_ACK_PATH;
+    if (!known) return new Response("Not found", { status: 404 });
+    const proved = guard.verify(named);
+    if (!proved.ok) {
+      return errorResponse(401, {
+        code: "unproven",
+        message: `The caller did not prove the agent's key: ${proved.reason}`,
+      }, {});
+    }
+    const next = guard.nextChallenge(proved.agentId);
+    try {
+      if (req.method === "GET" && url.pathname === RECOVER_PATH) return await recoverRoute(served, req, next);
+      if (req.method === "POST" && url.pathname === RECOVER_ACK_PATH) {
+        return await recoverAckRoute(served, req, next);
+      }
+      if (req.method !== "POST" || url.pathname !== "/acp") return new Response("Not found", { status: 404 });
+      const rpc = AcpRequest.safeParse(await req.json().catch(() => undefined));
+      if (!rpc.success) return errorResponse(400, { code: "invalid", message: "Not an ACP request" }, next);
+      return await acpRoute(served, rpc.data, req, next);
+    } catch (err) {
+      log.error("Cannot answer a request", { agent: served.turns.agent.id, path: url.pathname, error: err });
+      return errorResponse(500, {
+        code: "failed",
+        message: `the harness failed: ${err instanceof Error ? err.message : err}`,
+        hint: "Run `lnk agent logs` to see what the harness said",
+      }, next);
+    }
+  };
+}
+
+/**
+ * The request's head with the agent it is for named by ID, as the guard reads it. A new request
+ * with no body, so the one served is left as it came.
+ */
+function withAgentId(req: Request, id: string): Request {
+  if (req.headers.get("link-agent-id") === id) return req;
+  const headers = new Headers(req.headers);
+  headers.set("link-agent-id", id);
+  return new Request(req.url, { headers });
+}

@@ -1,0 +1,74 @@
+import { join } from "node:path";
+import { type AgentKey, type Clock, decodeKey, type LinkPaths, SYSTEM_CLOCK } from "../../base/mod.ts";
+import { layoutOf, loadAgentConfig, loadSettings } from "../../agent/mod.ts";
+import { resolveModel } from "../model/mod.ts";
+import { filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
+import { builtinTools } from "../tools/mod.ts";
+import { DEFAULT_CONTEXT_TOKENS } from "../turns/context_limit.ts";
+import { KeptAnswers } from "../turns/kept_answers.ts";
+import type { TurnAgent } from "../turns/turn_agent.ts";
+import { turnSettingsOf } from "../turns/turn_settings.ts";
+import type { ServedAgentInput } from "./harness_input.ts";
+import { harnessTurnTools } from "./harness_tools.ts";
+import { readSystemPrompt } from "./system_prompt.ts";
+
+/** An agent ready to serve: what its turns use, its key, and its store to close at the end. */
+export interface LoadedAgent {
+  agent: TurnAgent;
+  key: AgentKey;
+  store: OpenStore;
+}
+
+/** Where an agent's answers nobody waited for are kept, beside its conversations. */
+export function keptDir(agentDir: string): string {
+  return join(agentDir, "chats", ".kept");
+}
+
+/**
+ * Reads what one agent's turns need, once at the start (PRN-2): its settings as last read and its
+ * spec's `[turns]` and `[model]` (TRN-3), its store, its model (a refused key shows at the first
+ * message, never here: MDL-2), its tools over its grants, and its instructions.
+ */
+export async function loadServedAgent(
+  input: ServedAgentInput,
+  options: { paths: LinkPaths; env: { get(name: string): string | undefined }; clock?: Clock },
+): Promise<LoadedAgent> {
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const settings = await loadSettings(options.paths, input.id);
+  const { spec, sandbox } = await loadAgentConfig(options.paths, settings);
+  const layout = layoutOf(options.paths, settings);
+  const folders = input.folders ?? { agent: layout.agent, home: layout.home };
+  const owner = input.owner ?? settings.owner;
+  const chats = join(folders.agent, "chats");
+  const store = spec.model.store === "sqlite"
+    ? sqliteStore(join(chats, "conversations.sqlite"))
+    : filesStore(chats);
+  const model = await resolveModel({ model: settings.model, modelUrl: settings.model_url, env: options.env });
+  const tools = harnessTurnTools(builtinTools({ grants: sandbox }), {
+    agentId: input.id,
+    owner,
+    folders: {
+      home: folders.home,
+      instructions: join(folders.agent, "instructions"),
+      skills: join(folders.agent, "skills"),
+      memory: join(folders.agent, "memory"),
+      chats,
+    },
+    grants: sandbox,
+    clock,
+  }, store);
+  const agent: TurnAgent = {
+    id: input.id,
+    owner,
+    name: settings.name,
+    store,
+    kept: new KeptAnswers(keptDir(folders.agent)),
+    model: { baseUrl: model.baseUrl, model: model.model, key: model.key },
+    tools,
+    system: await readSystemPrompt(folders.agent, settings.name),
+    turns: turnSettingsOf(spec),
+    contextTokens: spec.model.context ?? DEFAULT_CONTEXT_TOKENS,
+    clock,
+  };
+  return { agent, key: decodeKey(input.key), store };
+}

@@ -1,0 +1,221 @@
+import { LinkError, logger } from "../../base/mod.ts";
+import { conversationState } from "./conversation_state.ts";
+import { EventLog } from "./event_log.ts";
+import { isLapsed } from "../store/mod.ts";
+import { holderIsDead, sameHolder, thisHolder } from "./lease_holder.ts";
+import { type LeaseKeeper, takeLease } from "./lease_keeper.ts";
+import { runConversation } from "./run_conversation.ts";
+import type { TurnAgent } from "./turn_agent.ts";
+import { NO_CALLER, type TurnSink } from "./turn_sink.ts";
+
+const log = logger("harness");
+
+/** A message as it reaches the agent. */
+export interface IncomingMessage {
+  conversation: string;
+  text: string;
+  /** Who sent it, when not the owner (SCH-1). */
+  from?: string;
+  /** The request that brought it, so its answer finds its way. */
+  request: string;
+}
+
+/** What became of a message: it starts a turn this request streams, it joined one, or it was refused. */
+export type Reception =
+  | { kind: "turn"; n: number; start(sink: TurnSink): void }
+  | { kind: "steered"; n: number }
+  | { kind: "busy" };
+
+/**
+ * One agent's conversations in this process: each message is written once on its number, then
+ * the conversation's lease decides who runs the turn (TRN-1, TRN-7). A message arriving mid-turn
+ * does what `[turns] busy` says (TRN-11): it joins the turn (202, Link-Steered), waits for its own
+ * turn, or is refused. Crashed turns are finished at start and whenever a lease is found lapsed.
+ */
+export class AgentTurns implements AsyncDisposable {
+  readonly agent: TurnAgent;
+  #logs = new Map<string, EventLog>();
+  #running = new Map<string, Set<AbortController>>();
+  #watching = new Set<string>();
+  #nudges = new Map<string, Set<() => void>>();
+  #tasks = new Set<Promise<void>>();
+  #stop = new AbortController();
+
+  constructor(agent: TurnAgent, options: { signal?: AbortSignal } = {}) {
+    this.agent = agent;
+    options.signal?.addEventListener("abort", () => this.#stop.abort(), { once: true });
+  }
+
+  /** Whether the harness is stopping: nothing new starts. */
+  get stopped(): boolean {
+    return this.#stop.signal.aborted;
+  }
+
+  /** The conversation's events as this process has read them. */
+  events(conversation: string): EventLog {
+    let events = this.#logs.get(conversation);
+    if (!events) this.#logs.set(conversation, events = new EventLog(this.agent.store, conversation));
+    return events;
+  }
+
+  /** Takes in one message as `[turns] busy` says; `signal` is its request's (a queued one stops waiting). */
+  async receive(message: IncomingMessage, signal?: AbortSignal): Promise<Reception> {
+    const events = this.events(message.conversation);
+    const event = {
+      type: "message" as const,
+      text: message.text,
+      ...(message.from === undefined ? {} : { from: message.from }),
+      request: message.request,
+      at: this.agent.clock.now(),
+    };
+    const take = () => this.#take(message.conversation);
+    const busy = this.agent.turns.busy;
+    if (busy === "join") {
+      let keeper = await take();
+      const n = await events.append(event);
+      keeper ??= await take();
+      if (keeper) return this.#turn(message.conversation, n, keeper);
+      this.#background(this.#watch(message.conversation));
+      return { kind: "steered", n };
+    }
+    for (;;) {
+      const keeper = await take();
+      if (keeper) return this.#turn(message.conversation, await events.append(event), keeper);
+      if (busy === "refuse") return { kind: "busy" };
+      await this.#waitForTurnEnd(message.conversation, signal);
+      if (signal?.aborted) throw new LinkError("REFUSED", "Cannot queue the message: its caller went away");
+    }
+  }
+
+  /** Cancels the turns this process runs in a conversation (session/cancel); false when none runs here. */
+  cancel(conversation: string): boolean {
+    const running = this.#running.get(conversation);
+    for (const controller of running ?? []) controller.abort(new Error("cancelled"));
+    return (running?.size ?? 0) > 0;
+  }
+
+  /** Whether nothing is left to do in a conversation: no lease held and no message waiting. */
+  async idle(conversation: string): Promise<boolean> {
+    if (this.#running.has(conversation)) return false;
+    if (await this.agent.store.leaseRead(conversation)) return false;
+    const events = this.events(conversation);
+    await events.refresh();
+    const state = conversationState(events.events);
+    return state.pending.length === 0 && !state.openTurn;
+  }
+
+  /** Resolves at the next turn end in this process for the conversation, after `ms`, or at abort. */
+  async waitForChange(conversation: string, ms: number, signal: AbortSignal): Promise<void> {
+    const stop = new AbortController();
+    const any = AbortSignal.any([signal, stop.signal, this.#stop.signal]);
+    const nudged = new Promise<void>((resolve) => {
+      const wake = () => resolve();
+      const set = this.#nudges.get(conversation) ?? new Set();
+      this.#nudges.set(conversation, set.add(wake));
+      any.addEventListener("abort", () => (set.delete(wake), resolve()), { once: true });
+    });
+    await Promise.race([nudged, this.agent.clock.sleep(ms, any).catch(() => {})]);
+    stop.abort();
+  }
+
+  /**
+   * At the harness's start: each conversation whose lease is still there had a turn running when
+   * its process went; it is finished now, or when its lease lapses (TRN-4), its answer kept.
+   */
+  async recover(): Promise<void> {
+    for (const conversation of await this.agent.store.list()) {
+      if (await this.agent.store.leaseRead(conversation)) this.#background(this.#watch(conversation));
+    }
+  }
+
+  /** Resolves once every turn and watch this process began has ended. */
+  async settled(): Promise<void> {
+    while (this.#tasks.size) await Promise.allSettled([...this.#tasks]);
+  }
+
+  #take(conversation: string): Promise<LeaseKeeper | undefined> {
+    const { clock, turns } = this.agent;
+    return takeLease(this.agent.store, conversation, {
+      clock,
+      renewMs: turns.renewMs,
+      lapseMs: turns.lapseMs,
+      signal: this.#stop.signal,
+    });
+  }
+
+  #turn(conversation: string, n: number, keeper: LeaseKeeper): Reception {
+    return { kind: "turn", n, start: (sink) => this.#background(this.#run(conversation, keeper, sink)) };
+  }
+
+  async #run(conversation: string, keeper: LeaseKeeper, sink: TurnSink): Promise<void> {
+    const cancel = new AbortController();
+    const running = this.#running.get(conversation) ?? new Set();
+    this.#running.set(conversation, running.add(cancel));
+    try {
+      await runConversation({
+        agent: this.agent,
+        events: this.events(conversation),
+        keeper,
+        sink,
+        stop: this.#stop.signal,
+        cancel: cancel.signal,
+        take: () => this.#take(conversation),
+      });
+    } finally {
+      running.delete(cancel);
+      if (!running.size) this.#running.delete(conversation);
+      for (const wake of this.#nudges.get(conversation) ?? []) wake();
+      this.#nudges.delete(conversation);
+    }
+  }
+
+  /**
+   * Makes sure someone answers a conversation whose lease another holds: waits while the holder
+   * renews, and takes the turn once the holder let go with work left, or died (TRN-4, TRN-7).
+   */
+  async #watch(conversation: string): Promise<void> {
+    if (this.#watching.has(conversation)) return;
+    this.#watching.add(conversation);
+    const { store, clock, turns } = this.agent;
+    try {
+      while (!this.#stop.signal.aborted) {
+        if (this.#running.has(conversation)) return; // ours looks again after it lets go
+        const lease = await store.leaseRead(conversation);
+        const now = clock.now();
+        const live = lease && !isLapsed(lease, { nowMs: now, lapseMs: turns.lapseMs }) &&
+          !holderIsDead(lease.holder);
+        if (live && sameHolder(lease.holder, thisHolder())) return; // ours looks again after it lets go
+        if (live) {
+          await clock.sleep(Math.max(1, lease.renewed_at_ms + turns.lapseMs - now), this.#stop.signal);
+          continue;
+        }
+        const events = this.events(conversation);
+        await events.refresh();
+        const state = conversationState(events.events);
+        if (!lease && !state.pending.length && !state.openTurn) return;
+        const keeper = await this.#take(conversation);
+        if (keeper) return await this.#run(conversation, keeper, NO_CALLER);
+      }
+    } catch (err) {
+      if (!this.#stop.signal.aborted) {
+        log.error("Cannot finish a conversation's turn", { conversation, error: err });
+      }
+    } finally {
+      this.#watching.delete(conversation);
+    }
+  }
+
+  async #waitForTurnEnd(conversation: string, signal: AbortSignal | undefined): Promise<void> {
+    await this.waitForChange(conversation, this.agent.turns.renewMs, signal ?? this.#stop.signal);
+  }
+
+  #background(task: Promise<void>): void {
+    this.#tasks.add(task);
+    task.finally(() => this.#tasks.delete(task));
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#stop.abort();
+    await this.settled();
+  }
+}

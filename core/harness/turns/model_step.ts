@@ -1,0 +1,67 @@
+import {
+  type ChatMessage,
+  type FinishReason,
+  streamChat,
+  type TokenUsage,
+  type ToolCall,
+} from "../model/mod.ts";
+import type { TurnAgent } from "./turn_agent.ts";
+import type { TurnSink } from "./turn_sink.ts";
+
+/** What one call to the model gave. */
+export interface ModelReply {
+  text: string;
+  calls: ToolCall[];
+  usage?: TokenUsage;
+  finish?: FinishReason;
+}
+
+/**
+ * Calls the agent's model once and streams its text to the sink as it is written; throws the
+ * model layer's PROVIDER_ERROR when the provider fails (MDL-2), or the signal's reason.
+ */
+export async function modelStep(
+  agent: TurnAgent,
+  conversation: string,
+  messages: ChatMessage[],
+  options: { sink: TurnSink; signal: AbortSignal; separate: boolean },
+): Promise<ModelReply> {
+  const tools = await agent.tools.definitions(conversation);
+  const reply: ModelReply = { text: "", calls: [] };
+  const events = streamChat(
+    { model: agent.model.model, messages, tools: tools.length ? tools : undefined },
+    {
+      baseUrl: agent.model.baseUrl,
+      key: agent.model.key,
+      headers: agent.model.headers,
+      timeoutMs: agent.model.timeoutMs,
+      stallMs: agent.model.stallMs,
+      clock: agent.clock,
+      signal: options.signal,
+    },
+  );
+  let separate = options.separate;
+  for await (const event of events) {
+    switch (event.type) {
+      case "text":
+        if (!event.text) break;
+        if (separate) options.sink.text("\n\n");
+        separate = false;
+        reply.text += event.text;
+        options.sink.text(event.text);
+        break;
+      case "tool_call":
+        reply.calls.push(event.call);
+        break;
+      case "usage":
+        reply.usage = event.usage;
+        break;
+      case "finish":
+        reply.finish = event.reason;
+        break;
+      default:
+        break;
+    }
+  }
+  return reply;
+}
