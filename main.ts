@@ -12,6 +12,8 @@ const ROLES: Record<string, () => Promise<Role>> = {
   "agent run": async () => (await import("./core/agent/mod.ts")).runAgentRole,
   "agent bridge": async () => (await import("./core/agent/mod.ts")).runBridgeRole,
   "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
+  "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
+  "harness serve": async () => (await import("./core/harness/mod.ts")).runHarnessServeRole,
 };
 
 async function runRole(load: () => Promise<Role>, name: string, args: string[]): Promise<number> {

@@ -14,9 +14,10 @@ import { roleAgentId } from "./role_flags.ts";
 
 const log = logger("agent");
 
-/** The harness role each harness runs as (the mini harness stands in until Link Harness lands). */
+/** The harness role each harness runs as. */
 function harnessRole(harness: string, socket: string): string[] {
-  if (harness === "mini" || harness === "link") return ["harness", "mini", "--socket", socket];
+  if (harness === "link") return ["harness", "serve", "--socket", socket];
+  if (harness === "mini") return ["harness", "mini", "--socket", socket];
   throw new LinkError("HARNESS_MISSING", `Cannot run harness "${harness}": its adapter is not wired yet`);
 }
 
