@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { spawnRole } from "../../core/base/mod.ts";
 import type { ProxyRoleInput } from "../../proxy/mod.ts";
 import { fakeUpstream, rawExchange, SECRET, statusAndReason } from "./_support.ts";
 
-const ENTRY = fileURLToPath(new URL("./_proxy_role_entry.ts", import.meta.url));
-
 function startRole(input: string, args: string[] = ["--agent", "a1"]) {
-  return spawnRole([Deno.execPath(), "run", "-A", "--cached-only", ENTRY, ...args], { raw: true, input });
+  return spawnRole(["proxy", "serve", ...args], { input });
 }
 
 Deno.test("runProxyRole() reads its options on stdin, serves the socket, and stops on SIGTERM", async () => {
