@@ -43,19 +43,10 @@ export class ProvenEndpoint implements AsyncDisposable {
     onUpdate: (update: SessionUpdate) => void = () => {},
   ): Promise<{ status: number; result?: Record<string, unknown>; steered: boolean }> {
     const id = this.#nextId++;
-    const proof = makeProof(this.#caller.key, "link-caller-v1", this.#challenge, this.#caller.agentId);
-    const headers: Record<string, string> = {
-      "Content-Type": "application/json",
-      "Link-Agent": this.#caller.agentName,
-      "Link-Agent-Id": this.#caller.agentId,
-      "Link-Proof": `${this.#challenge} ${proof}`,
-      "Link-Hops": String(this.#caller.hops ?? 0),
-    };
-    if (this.#caller.from) headers["Link-From"] = this.#caller.from;
     const res = await this.#http.request({
       method: "POST",
       path: "/acp",
-      headers,
+      headers: this.#headers(),
       body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
     });
     this.#challenge = res.headers.get("link-challenge") ?? "";
@@ -86,6 +77,39 @@ export class ProvenEndpoint implements AsyncDisposable {
     throw new LinkError("SERVICE_FAILED", "Cannot read the agent's answer: it ended without a result", {
       hint: "See `lnk agent logs` for what the harness said",
     });
+  }
+
+  /**
+   * Sends one proven request to another route of the endpoint, such as `/_link/recover` (U-14);
+   * resolves with its status and its body as text.
+   */
+  async request(
+    method: "GET" | "POST",
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
+    const res = await this.#http.request({
+      method,
+      path,
+      headers: this.#headers(),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    this.#challenge = res.headers.get("link-challenge") ?? "";
+    return { status: res.status, text: await readText(res.body) };
+  }
+
+  /** The headers of a proven request: who calls, for which agent, and the proof of this request. */
+  #headers(): Record<string, string> {
+    const proof = makeProof(this.#caller.key, "link-caller-v1", this.#challenge, this.#caller.agentId);
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      "Link-Agent": this.#caller.agentName,
+      "Link-Agent-Id": this.#caller.agentId,
+      "Link-Proof": `${this.#challenge} ${proof}`,
+      "Link-Hops": String(this.#caller.hops ?? 0),
+    };
+    if (this.#caller.from) headers["Link-From"] = this.#caller.from;
+    return headers;
   }
 
   [Symbol.asyncDispose](): Promise<void> {
