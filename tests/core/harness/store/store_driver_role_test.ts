@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { roleArgv } from "../../../../core/base/mod.ts";
+import { programStore } from "../../../../core/harness/store/mod.ts";
+import { denoScript } from "./driver_command.ts";
+import { message } from "./store_contract.ts";
+
+const MAIN = new URL("../../../../main.ts", import.meta.url);
+const WIRED = (await Deno.readTextFile(MAIN)).includes('"store driver"');
+// deno-lint-ignore no-console -- the reason an ignored test did not run must be seen.
+if (!WIRED) console.log('ignored: main.ts does not map the "store driver" role to runStoreDriverRole yet');
+
+Deno.test({
+  name: "lnk store driver --kind files --serve answers through main.ts (TRN-16)",
+  ignore: !WIRED,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "lnk-store-role-" });
+    try {
+      const command = roleArgv([
+        "store",
+        "driver",
+        "--kind",
+        "files",
+        "--root",
+        join(dir, "chats"),
+        "--serve",
+      ]);
+      await using store = programStore({ command, serve: true });
+      assert.equal(await store.append("link:main", 1, message("hi")), "ok");
+      assert.deepEqual(await store.list(), ["link:main"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("runStoreDriverRole() refuses an unknown kind and missing flags with USAGE, on stderr", async () => {
+  for (
+    const args of [["--kind", "postgres", "--root", "x"], ["--kind", "files"], ["--root", "x", "--bogus"]]
+  ) {
+    const [exe, ...rest] = denoScript("./driver_main.ts", args);
+    const out = await new Deno.Command(exe!, { args: rest, stdin: "null", stdout: "piped", stderr: "piped" })
+      .output();
+    assert.equal(out.success, false, args.join(" "));
+    assert.equal(new TextDecoder().decode(out.stdout), "", "nothing on the protocol's stdout");
+    assert.match(new TextDecoder().decode(out.stderr), /Cannot start the store driver/);
+  }
+});
