@@ -40,10 +40,14 @@ export function programStore(options: ProgramStoreOptions): OpenStore {
   let kept: DriverProcess | undefined;
   let tail: Promise<unknown> = Promise.resolve();
 
+  // A one-shot call lasts until its driver exits, so the timeout covers a driver that answers and hangs.
   const exchange = async (proc: DriverProcess, line: string): Promise<string | undefined> => {
     if (!(await proc.send(line))) return undefined;
-    if (!options.serve) await proc.closeInput();
-    return await proc.nextLine();
+    if (options.serve) return await proc.nextLine();
+    await proc.closeInput();
+    const answer = await proc.nextLine();
+    await proc.exited;
+    return answer;
   };
 
   const callNow = async <S extends z.ZodType>(call: DriverCall, schema: S): Promise<z.output<S>> => {
@@ -76,7 +80,6 @@ export function programStore(options: ProgramStoreOptions): OpenStore {
         );
       }
       const reply = readReply(line, schema, what, name);
-      if (!options.serve) await proc.exited;
       return reply;
     } catch (err) {
       // A driver that failed a call may be out of step: never ask it again.
@@ -115,14 +118,14 @@ export function programStore(options: ProgramStoreOptions): OpenStore {
       lease: Lease,
       judgement: LeaseJudgement,
     ): Promise<Lease | undefined> {
-      const request = {
+      const request: DriverCall = {
         op: "lease.take",
         conversation,
         lease,
         lapse_ms: judgement.lapseMs,
         now_ms: judgement.nowMs,
       };
-      return (await call(request as DriverCall, DriverReply.lease)).lease ?? undefined;
+      return (await call(request, DriverReply.lease)).lease ?? undefined;
     },
     async leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
       return (await call({ op: "lease.renew", conversation, lease, now_ms: nowMs }, DriverReply.renewed))

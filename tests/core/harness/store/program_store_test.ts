@@ -107,6 +107,21 @@ for (const serve of [true, false]) {
   });
 }
 
+Deno.test("programStore() without serve: a driver that answers but never exits is stopped at 30 s (TRN-16)", async () => {
+  await using dir = await tempDir();
+  const fifo = join(dir.path, "answered");
+  await makeFifo(fifo);
+  const clock = new FakeClock();
+  const script = `read line; echo '{"ok":true,"conversations":[]}'; echo $$ > "$0"; exec sleep 600`;
+  await using store = programStore({ command: ["sh", "-c", script, fifo], serve: false, clock });
+  const call = assert.rejects(store.list(), { name: "LinkError", code: "TIMEOUT" });
+  const pid = await nextStart(fifo);
+  await clock.waitForSleepers(1);
+  await clock.advance(30_000);
+  await call;
+  assert.equal(isRunning(pid), false);
+});
+
 Deno.test("programStore() with a short timeout option stops a silent driver", async () => {
   await using store = programStore({ command: ["sleep", "600"], serve: true, timeoutMs: 50 });
   await assert.rejects(store.list(), { name: "LinkError", code: "TIMEOUT" });
