@@ -55,6 +55,8 @@ export class MountList {
       if (mount.kind === "dev") readOnlyLater.push(mount.dest);
     }
     for (const dest of readOnlyLater) args.push("--remount-ro", dest);
+    // The sandbox's root is bubblewrap's own tmpfs, writable and unsized unless made read-only.
+    args.push("--remount-ro", "/");
     return args;
   }
 }

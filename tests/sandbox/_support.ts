@@ -3,6 +3,7 @@
  * reason printed, where it is missing), and an agent fixture in a temporary home with everything a
  * sandbox must hide beside what it must show, run in a real sandbox.
  */
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LinkPaths } from "../../core/base/mod.ts";
@@ -86,6 +87,7 @@ export interface RunOptions {
   teams?: Record<string, string>;
   relays?: RelayRule[];
   tmpSize?: number;
+  shmSize?: number;
   cwd?: string;
 }
 
@@ -166,6 +168,7 @@ export async function agentFixture(): Promise<AgentFixture> {
         relays: options.relays,
         launcher: RELAY_LAUNCHER,
         tmpSize: options.tmpSize,
+        shmSize: options.shmSize,
       }),
     );
   };
@@ -231,3 +234,20 @@ export function echoServer(): EchoServer {
 /** A bash line sending "hi" to 127.0.0.1:<port> and printing the answer, or "refused". */
 export const TALK = (port: number): string =>
   `(exec 3<>/dev/tcp/127.0.0.1/${port} && echo hi >&3 && head -c 100 <&3 && echo) 2>/dev/null || echo refused`;
+
+/**
+ * One attempt of the attack suite, one test each: runs `script` in the agent's sandbox and
+ * asserts exactly what it printed (each denial says "denied <path>" or what failed).
+ */
+export function attack(
+  name: string,
+  script: (fx: AgentFixture) => string,
+  expected: string | ((fx: AgentFixture) => string),
+  options: RunOptions | ((fx: AgentFixture) => RunOptions) = {},
+): void {
+  sandboxTest(`attack: ${name}`, async () => {
+    await using fx = await agentFixture();
+    const r = await fx.sh(script(fx), typeof options === "function" ? options(fx) : options);
+    assert.equal(r.stdout, typeof expected === "function" ? expected(fx) : expected, r.stderr);
+  });
+}
