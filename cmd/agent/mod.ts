@@ -1,4 +1,5 @@
 import type { Group } from "../command.ts";
+import { chat } from "./chat/mod.ts";
 import { create } from "./create.ts";
 import { list } from "./list.ts";
 import { logs } from "./logs.ts";
@@ -12,5 +13,5 @@ import { stop } from "./stop.ts";
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
   summary: "Create, start, stop and talk to your agents",
-  commands: { create, list, show, start, stop, status, logs, remove, restore },
+  commands: { create, list, show, start, stop, status, logs, chat, remove, restore },
 };

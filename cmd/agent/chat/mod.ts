@@ -1,0 +1,54 @@
+import { LinkError } from "../../../core/base/mod.ts";
+import { linkThread } from "../../../connections/link/mod.ts";
+import type { Command } from "../../command.ts";
+import { contextOf } from "../../context.ts";
+import { parseFlags } from "../../flags.ts";
+import { chatOnce } from "./chat_once.ts";
+import { chatTarget } from "./chat_target.ts";
+
+/** `lnk agent chat [send <text>]`: talk to an agent on the `link` connection (LOC-1..6). */
+export const chat: Command = {
+  summary: "Talk to an agent from this terminal, on the link connection",
+  usage: "lnk agent chat [send <text>] [--agent <name>] [--thread <name>]",
+  examples: [
+    'lnk agent chat send "What is on my calendar today?"',
+    "lnk agent chat send --thread work Summarise the notes in Home/meeting.md",
+    "lnk agent chat",
+  ],
+  details:
+    "`send` sends one message and prints the answer as it is written; with no `send`, each line you\n" +
+    "type is sent and answered until an empty line or the end of input. Messages go to the agent's\n" +
+    "endpoint as a connection's bridge sends them, on thread link:main unless --thread names another.\n" +
+    "Ctrl-C stops only the wait: the agent finishes its answer, which comes with your next message.",
+  async run(argv, io) {
+    const flags = parseFlags(argv, { string: ["agent", "thread"], positionals: 10_000 }, this.usage);
+    const [verb, ...words] = flags.positionals;
+    const thread = linkThread(flags.string("thread"));
+    if (verb !== undefined && verb !== "send") {
+      throw new LinkError("USAGE", `Cannot run "lnk agent chat ${verb}": unknown command`, {
+        hint: `Send a message with \`lnk agent chat send ${verb} ...\`, or chat with \`lnk agent chat\``,
+      });
+    }
+    const text = words.join(" ");
+    if (verb === "send" && !text.trim()) {
+      throw new LinkError("USAGE", "Cannot send an empty message", { hint: `Usage: ${this.usage}` });
+    }
+    const target = await chatTarget(contextOf(io), flags.string("agent"));
+    if (verb === "send") {
+      await chatOnce(io, target, thread, text);
+      return;
+    }
+    io.note(`Chatting with "${target.name}" on ${thread}. An empty line ends the chat.`);
+    for (;;) {
+      const line = await io.readLine();
+      if (line === undefined || !line.trim()) return;
+      try {
+        if (!(await chatOnce(io, target, thread, line))) return;
+      } catch (err) {
+        // One failed answer does not end the chat: say it and take the next line.
+        if (!(err instanceof LinkError) || !["PROVIDER_ERROR", "REFUSED"].includes(err.code)) throw err;
+        io.note(`error: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ""}`);
+      }
+    }
+  },
+};

@@ -1,0 +1,122 @@
+import { LinkError } from "../../core/base/mod.ts";
+import {
+  type AskCaller,
+  type EndpointAddress,
+  openEndpoint,
+  type ProvenEndpoint,
+} from "../endpoint/ask_for.ts";
+import { takeHeld } from "./held_answers.ts";
+import { ackKept, listKept } from "./kept_client.ts";
+
+/** The meta key marking an answer's sentence that says the agent could not answer. */
+const ERROR_META = "link.local/error";
+
+/** How long a chat whose message joined a running turn waits for that turn's answer. */
+export const STEERED_WAIT_MS = 15 * 60_000;
+
+/** One message sent on a `link` thread. */
+export interface SendChatOptions {
+  address: EndpointAddress;
+  caller: AskCaller;
+  /** The connection's folder of held answers (`heldDir`). */
+  heldDir: string;
+  thread: string;
+  text: string;
+  /** Ctrl-C: stops only the wait (LOC-6). */
+  signal: AbortSignal;
+  /** Each piece of the answer as it is written. */
+  onText(text: string): void;
+  /** An answer kept from before, printed before the message is sent (LOC-5). */
+  onEarlier(text: string): void;
+  /** How long a message that joined a running turn waits for its answer. */
+  steeredWaitMs?: number;
+}
+
+/** How a chat message ended. */
+export type ChatOutcome =
+  | { kind: "answered" }
+  /** It joined a turn whose answer went to another chat on the thread. */
+  | { kind: "answered-elsewhere" }
+  /** Ctrl-C: the turn runs on; its answer comes with the next message. */
+  | { kind: "stopped" }
+  | { kind: "failed"; message: string; hint?: string };
+
+/**
+ * Sends one message on a `link` thread exactly as a connection's bridge sends one (LOC-2): to the
+ * agent's endpoint after it proves the agent's key, each request proved back; the key never
+ * travels. Answers held or kept from before are shown first, once (LOC-5); the answer streams as
+ * it is written; a message that joined a running turn takes the first answer kept after it was
+ * sent (LOC-6). Ctrl-C stops only the wait.
+ */
+export async function sendChat(options: SendChatOptions): Promise<ChatOutcome> {
+  for (const held of await takeHeld(options.heldDir, options.thread)) options.onEarlier(held.text);
+  if (options.signal.aborted) return { kind: "stopped" };
+  const endpoint = await reach(options);
+  const onAbort = () => void endpoint[Symbol.asyncDispose]();
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const before = await listKept(endpoint, options.thread);
+    for (const kept of before) options.onEarlier(kept.answer);
+    await ackKept(endpoint, before.map((k) => k.id));
+    return await ask(endpoint, options);
+  } catch (err) {
+    if (options.signal.aborted) return { kind: "stopped" };
+    throw err;
+  } finally {
+    options.signal.removeEventListener("abort", onAbort);
+    await endpoint[Symbol.asyncDispose]();
+  }
+}
+
+async function ask(endpoint: ProvenEndpoint, options: SendChatOptions): Promise<ChatOutcome> {
+  const meta = { "link.local/thread": options.thread };
+  await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+  const res = await endpoint.call(
+    "session/prompt",
+    { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
+    (update) => {
+      if (update.sessionUpdate !== "agent_message_chunk") return;
+      const content = update.content as { text?: string } | undefined;
+      const isError = (update._meta as Record<string, unknown> | undefined)?.[ERROR_META] === true;
+      if (content?.text && !isError) options.onText(content.text);
+    },
+  );
+  if (res.steered) return await steered(endpoint, options);
+  const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
+    | { message?: string; hint?: string }
+    | undefined;
+  if (error) {
+    return { kind: "failed", message: error.message ?? "Your agent could not answer", hint: error.hint };
+  }
+  return { kind: "answered" };
+}
+
+/** The message joined a running turn (202): its answer is the first kept after it was sent. */
+async function steered(endpoint: ProvenEndpoint, options: SendChatOptions): Promise<ChatOutcome> {
+  const waitMs = options.steeredWaitMs ?? STEERED_WAIT_MS;
+  const found = await listKept(endpoint, options.thread, { waitMs });
+  const kept = found[0];
+  if (!kept) return { kind: "answered-elsewhere" };
+  if (kept.error) return { kind: "failed", message: kept.answer, hint: "Run `lnk agent logs` to see why" };
+  options.onText(kept.answer);
+  await ackKept(endpoint, [kept.id]);
+  return { kind: "answered" };
+}
+
+async function reach(options: SendChatOptions): Promise<ProvenEndpoint> {
+  try {
+    return await openEndpoint(options.address, options.caller);
+  } catch (err) {
+    if (err instanceof Deno.errors.ConnectionRefused || err instanceof Deno.errors.NotFound) {
+      throw new LinkError(
+        "AGENT_NOT_RUNNING",
+        `Cannot reach agent "${options.caller.agentName}": nothing answers`,
+        {
+          hint: "Start it with `lnk agent start`, or see `lnk agent status`",
+          cause: err,
+        },
+      );
+    }
+    throw err;
+  }
+}
