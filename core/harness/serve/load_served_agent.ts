@@ -3,14 +3,14 @@ import { type AgentKey, type Clock, decodeKey, type LinkPaths, SYSTEM_CLOCK } fr
 import { layoutOf, loadAgentConfig, loadSettings } from "../../agent/mod.ts";
 import { resolveModel } from "../model/mod.ts";
 import { filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
-import { builtinTools } from "../tools/mod.ts";
+import { buildSystemPrompt } from "../prompt/mod.ts";
+import { type AgentFolders, builtinTools } from "../tools/mod.ts";
 import { DEFAULT_CONTEXT_TOKENS } from "../turns/context_limit.ts";
 import { KeptAnswers } from "../turns/kept_answers.ts";
 import type { TurnAgent } from "../turns/turn_agent.ts";
 import { turnSettingsOf } from "../turns/turn_settings.ts";
 import type { ServedAgentInput } from "./harness_input.ts";
 import { harnessTurnTools } from "./harness_tools.ts";
-import { readSystemPrompt } from "./system_prompt.ts";
 
 /** An agent ready to serve: what its turns use, its key, and its store to close at the end. */
 export interface LoadedAgent {
@@ -44,16 +44,17 @@ export async function loadServedAgent(
     ? sqliteStore(join(chats, "conversations.sqlite"))
     : filesStore(chats);
   const model = await resolveModel({ model: settings.model, modelUrl: settings.model_url, env: options.env });
+  const toolFolders: AgentFolders = {
+    home: folders.home,
+    instructions: join(folders.agent, "instructions"),
+    skills: join(folders.agent, "skills"),
+    memory: join(folders.agent, "memory"),
+    chats,
+  };
   const tools = harnessTurnTools(builtinTools({ grants: sandbox }), {
     agentId: input.id,
     owner,
-    folders: {
-      home: folders.home,
-      instructions: join(folders.agent, "instructions"),
-      skills: join(folders.agent, "skills"),
-      memory: join(folders.agent, "memory"),
-      chats,
-    },
+    folders: toolFolders,
     grants: sandbox,
     clock,
   }, store);
@@ -65,7 +66,7 @@ export async function loadServedAgent(
     kept: new KeptAnswers(keptDir(folders.agent)),
     model: { baseUrl: model.baseUrl, model: model.model, key: model.key },
     tools,
-    system: await readSystemPrompt(folders.agent, settings.name),
+    system: await buildSystemPrompt({ folders: toolFolders, agentName: settings.name, files: sandbox.files }),
     turns: turnSettingsOf(spec),
     contextTokens: spec.model.context ?? DEFAULT_CONTEXT_TOKENS,
     clock,
