@@ -61,7 +61,8 @@ Deno.test("planSandbox() makes every namespace, drops every capability and shows
     ...["--proc", "/proc", "--dev", "/dev", "--size", String(256 * 1024 * 1024), "--tmpfs", "/tmp"],
     ...["--size", String(64 * 1024 * 1024), "--tmpfs", "/dev/shm"],
     ...["--bind", "/home/me/.lnk/agents/abc123/harness", "/home/me/.lnk/agents/abc123/harness"],
-    ...["--remount-ro", "/dev", "--chdir", "/home/me/.lnk/agents/abc123/harness", "--", "/bin/true"],
+    ...["--remount-ro", "/dev", "--remount-ro", "/"],
+    ...["--chdir", "/home/me/.lnk/agents/abc123/harness", "--", "/bin/true"],
   ]);
   assert.deepEqual(plan.env, {
     PATH: "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin",
