@@ -23,6 +23,7 @@ export { ERROR_META } from "./endpoint/ndjson_sink.ts";
 export { AgentTurns, type IncomingMessage, type Reception } from "./turns/agent_turns.ts";
 /** An agent as its turns see it, and its model and tools. */
 export {
+  DEFAULT_CONTEXT_TOKENS,
   NO_TOOLS,
   type ToolOutcome,
   type TurnAgent,
@@ -40,5 +41,3 @@ export { LeaseKeeper, takeLease, type TakeOptions } from "./turns/lease_keeper.t
 export { holderIsDead, sameHolder, thisHolder } from "./turns/lease_holder.ts";
 /** What a crashed turn's unfinished tool calls are answered with (TRN-4). */
 export { CANCELLED, NOT_MADE } from "./turns/tool_step.ts";
-/** A message's size against the model's context. */
-export { DEFAULT_CONTEXT_TOKENS, estimateTokens, messageLimit } from "./turns/context_limit.ts";

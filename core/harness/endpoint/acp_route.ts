@@ -1,5 +1,6 @@
-import { logger } from "../../base/mod.ts";
-import { estimateTokens, messageLimit } from "../turns/context_limit.ts";
+import { isLinkError, logger } from "../../base/mod.ts";
+import { checkMessageFits } from "../compaction/mod.ts";
+import { fixedTokens } from "../turns/prepare_messages.ts";
 import { narrowConversationTools } from "../turns/conversation_tools.ts";
 import {
   type AcpRequest,
@@ -70,17 +71,8 @@ async function prompt(
   if (!text.trim()) {
     return errorResponse(400, { code: "empty", message: "the message has no text" }, next);
   }
-  const tokens = estimateTokens(text);
-  const limit = messageLimit(agent);
-  if (tokens > limit) {
-    log.info("Refused a message over the model's context", { agent: agent.id, tokens, limit });
-    return errorResponse(413, {
-      code: "too_long",
-      message:
-        `the message is about ${tokens} tokens, more than the ${limit} the model can take in one message`,
-      hint: "Send a shorter message, or save the text as a file in the agent's Home and ask about the file",
-    }, next);
-  }
+  const tooLong = await overContext(served, thread, text);
+  if (tooLong) return errorResponse(413, tooLong, next);
   await narrow(served, thread, meta);
   const request = meta?.["link.local/request"] ?? `${agent.clock.now()}-${crypto.randomUUID().slice(0, 8)}`;
   const from = req.headers.get("link-from") ?? undefined;
@@ -100,6 +92,31 @@ async function prompt(
   const sink = new NdjsonSink(rpc.id ?? null, sessionId, { headers: next });
   reception.start(sink);
   return sink.response;
+}
+
+/** Refuses a message that could never fit the model's context, before anything is written. */
+async function overContext(
+  served: ServedAgent,
+  thread: string,
+  text: string,
+): Promise<{ code: string; message: string; hint?: string } | undefined> {
+  const agent = served.turns.agent;
+  try {
+    checkMessageFits(text, {
+      contextTokens: agent.contextTokens,
+      fixedTokens: fixedTokens(agent, await agent.tools.definitions(thread)),
+    });
+    return undefined;
+  } catch (err) {
+    if (!isLinkError(err, "REFUSED")) throw err;
+    log.info("Refused a message longer than the model's context", { agent: agent.id, conversation: thread });
+    const sizes = /\(([^)]*)\)\s*$/.exec(err.message)?.[1];
+    return {
+      code: "too_long",
+      message: `the message is longer than the model's context${sizes ? ` (${sizes})` : ""}`,
+      hint: err.hint,
+    };
+  }
 }
 
 async function narrow(served: ServedAgent, thread: string, meta: LinkMeta | undefined): Promise<void> {

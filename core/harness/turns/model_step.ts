@@ -1,10 +1,6 @@
-import {
-  type ChatMessage,
-  type FinishReason,
-  streamChat,
-  type TokenUsage,
-  type ToolCall,
-} from "../model/mod.ts";
+import { type FinishReason, streamChat, type TokenUsage, type ToolCall } from "../model/mod.ts";
+import type { EventLog } from "./event_log.ts";
+import { prepareMessages } from "./prepare_messages.ts";
 import type { TurnAgent } from "./turn_agent.ts";
 import type { TurnSink } from "./turn_sink.ts";
 
@@ -17,18 +13,19 @@ export interface ModelReply {
 }
 
 /**
- * Calls the agent's model once and streams its text to the sink as it is written; throws the
- * model layer's PROVIDER_ERROR when the provider fails (MDL-2), or the signal's reason.
+ * Calls the agent's model once on the conversation as read (compacted first when it nears the
+ * context) and streams its text to the sink as it is written; throws the model layer's
+ * PROVIDER_ERROR when the provider fails (MDL-2), or the signal's reason.
  */
 export async function modelStep(
   agent: TurnAgent,
-  conversation: string,
-  messages: ChatMessage[],
+  events: EventLog,
   options: { sink: TurnSink; signal: AbortSignal; separate: boolean },
 ): Promise<ModelReply> {
-  const tools = await agent.tools.definitions(conversation);
+  const tools = await agent.tools.definitions(events.conversation);
+  const messages = await prepareMessages(agent, events, tools, options.signal);
   const reply: ModelReply = { text: "", calls: [] };
-  const events = streamChat(
+  const stream = streamChat(
     { model: agent.model.model, messages, tools: tools.length ? tools : undefined },
     {
       baseUrl: agent.model.baseUrl,
@@ -41,7 +38,7 @@ export async function modelStep(
     },
   );
   let separate = options.separate;
-  for await (const event of events) {
+  for await (const event of stream) {
     switch (event.type) {
       case "text":
         if (!event.text) break;

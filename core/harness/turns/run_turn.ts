@@ -5,7 +5,6 @@ import type { EventLog } from "./event_log.ts";
 import { type ModelReply, modelStep } from "./model_step.ts";
 import { answerNotMade, runTools } from "./tool_step.ts";
 import type { TurnAgent } from "./turn_agent.ts";
-import { turnMessages } from "./turn_messages.ts";
 import type { TurnSink } from "./turn_sink.ts";
 
 const log = logger("harness");
@@ -54,7 +53,7 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
     const seen = events.last;
     let reply: ModelReply;
     try {
-      reply = await modelStep(agent, events.conversation, turnMessages(agent.system, events.events), {
+      reply = await modelStep(agent, events, {
         sink: run.sink,
         signal: AbortSignal.any([run.stop, run.cancel]),
         separate: said.some((s) => s !== ""),

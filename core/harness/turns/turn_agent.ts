@@ -4,6 +4,9 @@ import type { ConversationStore } from "../store/mod.ts";
 import type { KeptAnswers } from "./kept_answers.ts";
 import type { TurnSettings } from "./turn_settings.ts";
 
+/** Link's guess of a model's context when the spec gives none (`[model] context`). */
+export const DEFAULT_CONTEXT_TOKENS = 64_000;
+
 /** The model an agent's turns call, and how long they wait on it. */
 export interface TurnModel {
   baseUrl: string;
