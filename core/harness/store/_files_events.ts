@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ConversationEvent, type StoredEvent } from "./contract.ts";
-import { checkEventNumber } from "./lease_rules.ts";
+import { checkEventNumber } from "./store_checks.ts";
 import { parseStoredJson } from "./stored_json.ts";
 
 const EVENT_NAME = /^([1-9][0-9]*)\.json$/;

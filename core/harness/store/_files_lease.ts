@@ -12,13 +12,13 @@ export async function readTurnFile(folder: string): Promise<Lease | undefined> {
 }
 
 /** turn.take on `turn.json` (TRN-7): judged and written while holding the folder's turn lock. */
-export function takeTurnFile(
+export async function takeTurnFile(
   folder: string,
   lease: Lease,
   judgement: LeaseJudgement,
 ): Promise<Lease | undefined> {
   checkJudgement(judgement);
-  return withTurnLock(folder, async () => {
+  return await withTurnLock(folder, async () => {
     if (!mayTake(await readTurnFile(folder), judgement)) return undefined;
     const taken = { ...lease, renewed_at_ms: judgement.nowMs };
     await atomicWrite(join(folder, "turn.json"), `${JSON.stringify(taken)}\n`);
@@ -27,9 +27,9 @@ export function takeTurnFile(
 }
 
 /** Renews `turn.json` if it still holds this lease. */
-export function renewTurnFile(folder: string, lease: Lease, nowMs: number): Promise<boolean> {
+export async function renewTurnFile(folder: string, lease: Lease, nowMs: number): Promise<boolean> {
   checkTime(nowMs);
-  return withTurnLock(folder, async () => {
+  return await withTurnLock(folder, async () => {
     const current = await readTurnFile(folder);
     if (current === undefined || !sameHolding(current, lease)) return false;
     await atomicWrite(join(folder, "turn.json"), `${JSON.stringify({ ...lease, renewed_at_ms: nowMs })}\n`);
@@ -38,8 +38,8 @@ export function renewTurnFile(folder: string, lease: Lease, nowMs: number): Prom
 }
 
 /** Removes `turn.json` if it still holds this lease. */
-export function releaseTurnFile(folder: string, lease: Lease): Promise<void> {
-  return withTurnLock(folder, async () => {
+export async function releaseTurnFile(folder: string, lease: Lease): Promise<void> {
+  return await withTurnLock(folder, async () => {
     const current = await readTurnFile(folder);
     if (current === undefined || !sameHolding(current, lease)) return;
     await Deno.remove(join(folder, "turn.json")).catch((err) => {

@@ -25,17 +25,28 @@ export type OpenStore = ConversationStore & AsyncDisposable;
 export function filesStore(root: string): OpenStore {
   const folder = (conversation: string) => join(root, conversationFolder(conversation));
   return {
-    append: (conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> =>
-      appendEventFile(folder(conversation), n, event),
-    read: (conversation: string, from = 1): Promise<StoredEvent[]> =>
-      readEventFiles(folder(conversation), from),
-    leaseRead: (conversation: string): Promise<Lease | undefined> => readTurnFile(folder(conversation)),
-    leaseTake: (conversation: string, lease: Lease, judgement: LeaseJudgement): Promise<Lease | undefined> =>
-      takeTurnFile(folder(conversation), lease, judgement),
-    leaseRenew: (conversation: string, lease: Lease, nowMs: number): Promise<boolean> =>
-      renewTurnFile(folder(conversation), lease, nowMs),
-    leaseRelease: (conversation: string, lease: Lease): Promise<void> =>
-      releaseTurnFile(folder(conversation), lease),
+    async append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
+      return await appendEventFile(folder(conversation), n, event);
+    },
+    async read(conversation: string, from = 1): Promise<StoredEvent[]> {
+      return await readEventFiles(folder(conversation), from);
+    },
+    async leaseRead(conversation: string): Promise<Lease | undefined> {
+      return await readTurnFile(folder(conversation));
+    },
+    async leaseTake(
+      conversation: string,
+      lease: Lease,
+      judgement: LeaseJudgement,
+    ): Promise<Lease | undefined> {
+      return await takeTurnFile(folder(conversation), lease, judgement);
+    },
+    async leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
+      return await renewTurnFile(folder(conversation), lease, nowMs);
+    },
+    async leaseRelease(conversation: string, lease: Lease): Promise<void> {
+      await releaseTurnFile(folder(conversation), lease);
+    },
     async toolsRead(conversation: string): Promise<string[] | undefined> {
       const path = join(folder(conversation), "tools.json");
       const text = await readTextIfExists(path);

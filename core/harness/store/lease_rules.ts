@@ -44,10 +44,3 @@ export function checkTime(nowMs: number): void {
     throw new LinkError("USAGE", `Cannot judge a lease: the time "${nowMs}" is not a number of ms`);
   }
 }
-
-/** Throws USAGE unless `n` can number an event: a whole number from 1. */
-export function checkEventNumber(n: number): void {
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new LinkError("USAGE", `Cannot use event number "${n}": event numbers are whole numbers from 1`);
-  }
-}

@@ -3,15 +3,9 @@ import { z } from "zod";
 import { LinkError } from "../../base/mod.ts";
 import { ConversationEvent, Lease, type StoredEvent } from "./contract.ts";
 import type { OpenStore } from "./files_store.ts";
-import {
-  checkEventNumber,
-  checkJudgement,
-  checkTime,
-  type LeaseJudgement,
-  mayTake,
-  sameHolding,
-} from "./lease_rules.ts";
+import { checkJudgement, checkTime, type LeaseJudgement, mayTake, sameHolding } from "./lease_rules.ts";
 import { parseStoredJson, ToolsFile } from "./stored_json.ts";
+import { checkConversationId, checkEventNumber } from "./store_checks.ts";
 
 /** The schema version this driver writes, kept in `PRAGMA user_version`. */
 const SCHEMA_VERSION = 1;
@@ -78,6 +72,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
   return {
     append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
       return attempt(() => {
+        checkConversationId(conversation);
         checkEventNumber(n);
         const { changes } = db.prepare(
           "INSERT INTO events (conversation, n, event) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -88,6 +83,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
     },
     read(conversation: string, from = 1): Promise<StoredEvent[]> {
       return attempt(() => {
+        checkConversationId(conversation);
         checkEventNumber(from);
         const rows = db.prepare("SELECT n, event FROM events WHERE conversation = ? AND n >= ? ORDER BY n")
           .all(conversation, from);
@@ -99,11 +95,13 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
     },
     leaseRead(conversation: string): Promise<Lease | undefined> {
       return attempt(() => {
+        checkConversationId(conversation);
         return readLease(conversation);
       });
     },
     leaseTake(conversation: string, lease: Lease, judgement: LeaseJudgement): Promise<Lease | undefined> {
       return attempt(() => {
+        checkConversationId(conversation);
         checkJudgement(judgement);
         return immediate(() => {
           if (!mayTake(readLease(conversation), judgement)) return undefined;
@@ -115,6 +113,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
     },
     leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
       return attempt(() => {
+        checkConversationId(conversation);
         checkTime(nowMs);
         return immediate(() => {
           const current = readLease(conversation);
@@ -126,6 +125,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
     },
     leaseRelease(conversation: string, lease: Lease): Promise<void> {
       return attempt(() => {
+        checkConversationId(conversation);
         immediate(() => {
           const current = readLease(conversation);
           if (current === undefined || !sameHolding(current, lease)) return;
@@ -135,6 +135,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
     },
     toolsRead(conversation: string): Promise<string[] | undefined> {
       return attempt(() => {
+        checkConversationId(conversation);
         const row = db.prepare("SELECT tools AS text FROM tools WHERE conversation = ?").get(conversation);
         if (row === undefined) return undefined;
         return parseStoredJson(ToolsFile, Text.parse(row).text, where(conversation, "tool list")).tools;
@@ -142,6 +143,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Ope
     },
     toolsWrite(conversation: string, tools: string[]): Promise<void> {
       return attempt(() => {
+        checkConversationId(conversation);
         const file: ToolsFile = ToolsFile.parse({ tools });
         db.prepare("INSERT OR REPLACE INTO tools (conversation, tools) VALUES (?, ?)").run(
           conversation,

@@ -75,11 +75,13 @@ export function storeContractTests(
     }
   });
 
-  test("append() and read() refuse a number that is not a whole number from 1", async (backing) => {
+  test("append() and read() refuse a number that is not a whole number from 1, and an empty id", async (backing) => {
     await using store = backing.open();
     await assert.rejects(store.append("link:main", 0, message("x")), { name: "LinkError", code: "USAGE" });
     await assert.rejects(store.append("link:main", 1.5, message("x")), { name: "LinkError", code: "USAGE" });
     await assert.rejects(store.read("link:main", -1), { name: "LinkError", code: "USAGE" });
+    await assert.rejects(store.append("", 1, message("x")), { name: "LinkError", code: "USAGE" });
+    await assert.rejects(store.toolsRead(""), { name: "LinkError", code: "USAGE" });
   });
 
   test("leaseTake() takes a free lease and leaseRead() returns it (TRN-1)", async (backing) => {
