@@ -13,6 +13,7 @@ const ROLES: Record<string, () => Promise<Role>> = {
   "agent bridge": async () => (await import("./core/agent/mod.ts")).runBridgeRole,
   "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
+  "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/mod.ts")).runHarnessServeRole,
 };
 

@@ -5,14 +5,8 @@ import { programStore } from "../../../../core/harness/store/mod.ts";
 import { denoScript } from "./driver_command.ts";
 import { message } from "./store_contract.ts";
 
-const MAIN = new URL("../../../../main.ts", import.meta.url);
-const WIRED = (await Deno.readTextFile(MAIN)).includes('"store driver"');
-// deno-lint-ignore no-console -- the reason an ignored test did not run must be seen.
-if (!WIRED) console.log('ignored: main.ts does not map the "store driver" role to runStoreDriverRole yet');
-
 Deno.test({
   name: "lnk store driver --kind files --serve answers through main.ts (TRN-16)",
-  ignore: !WIRED,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "lnk-store-role-" });
     try {
