@@ -30,14 +30,21 @@ export interface ConversationRun {
 export async function runConversation(run: ConversationRun): Promise<void> {
   const { agent, events, sink } = run;
   let keeper: LeaseKeeper | undefined = run.keeper;
-  let result: TurnResult = { stopReason: "end_turn" };
+  let result: TurnResult | undefined;
   let why = "";
   try {
     while (keeper) {
       const stop = AbortSignal.any([run.stop, keeper.lost]);
       let ended: TurnEnd;
       try {
-        ended = await runTurn({ agent, events, sink, stop, cancel: run.cancel });
+        ended = await runTurn({
+          agent,
+          events,
+          sink,
+          stop,
+          cancel: run.cancel,
+          afterText: result !== undefined,
+        });
       } catch (err) {
         why = run.stop.aborted
           ? "the harness is stopping; the turn is finished when it starts again"
@@ -67,7 +74,7 @@ export async function runConversation(run: ConversationRun): Promise<void> {
     sink.text(message, true);
     result = { stopReason: "end_turn", error: { code: "SERVICE_FAILED", message } };
   } finally {
-    sink.end(result);
+    sink.end(result ?? { stopReason: "end_turn" });
   }
 }
 

@@ -18,6 +18,8 @@ export interface TurnRun {
   stop: AbortSignal;
   /** The caller cancelled (session/cancel): the turn ends with what it has. */
   cancel: AbortSignal;
+  /** The sink already holds an answer (an earlier turn's): this one starts a new paragraph. */
+  afterText?: boolean;
 }
 
 /** How a turn ended: nothing to do, or an end event written at `n`. */
@@ -56,7 +58,7 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
       reply = await modelStep(agent, events, {
         sink: run.sink,
         signal: AbortSignal.any([run.stop, run.cancel]),
-        separate: said.some((s) => s !== ""),
+        separate: said.some((s) => s !== "") || run.afterText === true,
       });
     } catch (err) {
       run.stop.throwIfAborted();

@@ -18,6 +18,9 @@ import {
   type TurnTools,
 } from "../../../core/harness/mod.ts";
 import { filesStore, type OpenStore, type StoredEvent } from "../../../core/harness/store/mod.ts";
+import { builtinTools } from "../../../core/harness/tools/mod.ts";
+import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "../../../sandbox/mod.ts";
+import { harnessTurnTools } from "../../../core/harness/mod.ts";
 import type { FakeModel } from "../../fakes/fake_model.ts";
 
 /** One agent of a fixture: its folders and its turns' settings. */
@@ -26,10 +29,13 @@ export interface FixtureAgentOptions {
   owner?: string;
   name?: string;
   turns?: Partial<TurnSettings>;
-  tools?: TurnTools;
+  /** The harness's own tools over the agent's folders, with the default grants, unless "none" or given. */
+  tools?: TurnTools | "none";
   contextTokens?: number;
   /** The folder the agent's `Agent/` and `Home/` go in; a new one unless given. */
   dir?: string;
+  /** Wraps the agent's files store (to hold a call's timing). */
+  wrapStore?: (store: OpenStore) => OpenStore;
 }
 
 /** An in-process Link Harness on a unix socket, over the files store and a fake model. */
@@ -52,18 +58,38 @@ export function fixtureAgent(
   options: FixtureAgentOptions & { clock?: Clock } = {},
 ): TurnAgent & { store: OpenStore } {
   const agentDir = join(options.dir ?? dir, "Agent");
+  const home = join(options.dir ?? dir, "Home");
+  Deno.mkdirSync(home, { recursive: true });
+  const files = filesStore(join(agentDir, "chats"));
+  const store = options.wrapStore ? options.wrapStore(files) : files;
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const grants = parseSandboxSpec(DEFAULT_SANDBOX_TOML, "sandbox.toml");
+  const ownTools = () =>
+    harnessTurnTools(builtinTools({ grants }), {
+      agentId: options.id ?? "a1b2c3d4",
+      owner: options.owner ?? "local-test",
+      folders: {
+        home,
+        instructions: join(agentDir, "instructions"),
+        skills: join(agentDir, "skills"),
+        memory: join(agentDir, "memory"),
+        chats: join(agentDir, "chats"),
+      },
+      grants,
+      clock,
+    }, store);
   return {
     id: options.id ?? "a1b2c3d4",
     owner: options.owner ?? "local-test",
     name: options.name ?? "main",
-    store: filesStore(join(agentDir, "chats")),
+    store,
     kept: new KeptAnswers(keptDir(agentDir)),
     model: { baseUrl: model.url, model: "fake-model" },
-    tools: options.tools ?? NO_TOOLS,
+    tools: options.tools === "none" ? NO_TOOLS : options.tools ?? ownTools(),
     system: "You are a test agent.",
     turns: { ...DEFAULT_TURNS, ...options.turns },
     contextTokens: options.contextTokens ?? 8000,
-    clock: options.clock ?? SYSTEM_CLOCK,
+    clock,
   };
 }
 
