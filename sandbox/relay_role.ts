@@ -1,6 +1,8 @@
-import { announceReady } from "../core/base/mod.ts";
+import { announceReady, logger } from "../core/base/mod.ts";
 import { parseRelayArgs } from "./relay_rule.ts";
 import { type Relay, serveRelay } from "./relay.ts";
+
+const log = logger("relay");
 
 const FORWARDED: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const SIGNAL_NUMBER: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
@@ -31,13 +33,15 @@ export async function runRelayRole(args: readonly string[], signal?: AbortSignal
 
 async function runChild(command: readonly string[], signal?: AbortSignal): Promise<number> {
   const [program, ...rest] = command;
-  const child = new Deno.Command(program!, {
-    args: rest,
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-  })
-    .spawn();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program!, { args: rest, stdin: "inherit", stdout: "inherit", stderr: "inherit" })
+      .spawn();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
+    log.error("Cannot run the command in the sandbox: it is not there or not a program", { program });
+    return err instanceof Deno.errors.NotFound ? 127 : 126;
+  }
   const handlers = FORWARDED.map((sig) => {
     const forward = () => {
       try {

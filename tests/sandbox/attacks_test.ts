@@ -159,6 +159,14 @@ sandboxTest("attack: write every file that decides the sandbox (GRT-8)", async (
 });
 
 attack(
+  "override its service unit with a drop-in in ~/.local/share/systemd/user (GRT-8)",
+  (fx) =>
+    `mkdir -p ${fx.home}/.local/share/systemd/user/lnk-agent-${AGENT_ID}.service.d 2>/dev/null || echo denied`,
+  "denied\n",
+  { spec: '[paths]\nwrite = ["~"]\n' },
+);
+
+attack(
   "write instructions/ (LAY-5)",
   (fx) => `w ${fx.agentHome}/instructions/agent.md; w ${fx.agentHome}/instructions/new.md`,
   (fx) => `denied ${fx.agentHome}/instructions/agent.md\ndenied ${fx.agentHome}/instructions/new.md\n`,

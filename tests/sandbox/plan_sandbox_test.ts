@@ -138,6 +138,7 @@ Deno.test("planSandbox() hides Link's places under a grant of ~ and makes them f
     "/home/me/.config",
     "/home/me/Link/Agents",
     "/home/me/Link/Teams",
+    "/home/me/.local/share/systemd",
   ]);
   assert.deepEqual(plan.ensureDirs, [
     "/home/me/.lnk/agents/abc123/harness",
@@ -145,6 +146,7 @@ Deno.test("planSandbox() hides Link's places under a grant of ~ and makes them f
     "/home/me/.config",
     "/home/me/Link/Agents",
     "/home/me/Link/Teams",
+    "/home/me/.local/share/systemd",
   ]);
   const at = (p: string) => plan.argv.lastIndexOf(p);
   assert.ok(

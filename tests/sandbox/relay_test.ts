@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseRelayArgs, relayArgs, serveRelay } from "../../sandbox/mod.ts";
+import { setLogSink } from "../../core/base/mod.ts";
+import { parseRelayArgs, relayArgs, runRelayRole, serveRelay } from "../../sandbox/mod.ts";
 import { echoServer } from "./_support.ts";
 
 Deno.test("parseRelayArgs() reads back what relayArgs() writes", () => {
@@ -43,5 +44,16 @@ Deno.test("serveRelay() closes a connection whose other side cannot be reached",
     assert.equal(await new Response(conn.readable).text(), "");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("runRelayRole() exits 127 for a command that is not there, as a shell would", async () => {
+  const lines: string[] = [];
+  const restore = setLogSink((line) => void lines.push(line));
+  try {
+    assert.equal(await runRelayRole(["--", "/nonexistent/program"]), 127);
+    assert.match(lines.join("\n"), /Cannot run the command in the sandbox/);
+  } finally {
+    restore();
   }
 });
