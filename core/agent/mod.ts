@@ -44,3 +44,25 @@ export { serviceFor } from "./service_plan.ts";
 /** The roles each agent runs. */
 export { runAgentRole } from "./roles/run_agent_role.ts";
 export { runBridgeRole } from "./roles/run_bridge_role.ts";
+/** The agent's own bridges: the store bridge and the way in (send.sock). */
+export {
+  checkConversationScope,
+  openStoreDriver,
+  SEND_ACTION,
+  SEND_SOCKET,
+  SendAnswer,
+  SendCall,
+  sendOnWayIn,
+  sendSocketPath,
+  serveStoreBridge,
+  type ServeStoreBridgeOptions,
+  serveWayIn,
+  type ServeWayInOptions,
+  sqliteStorePath,
+  STORE_ACTIONS,
+  STORE_SOCKET,
+  type StoreDriver,
+  storeDriverFor,
+  storeSocketPath,
+  type WayInCaller,
+} from "./bridges/mod.ts";

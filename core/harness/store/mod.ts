@@ -33,3 +33,5 @@ export { runStoreDriverRole } from "./store_driver_role.ts";
 export { type CopiedConversation, copyConversation, copyConversations } from "./copy_conversation.ts";
 /** The narrowed tool list as kept beside the events (TRN-13). */
 export { ToolsFile } from "./stored_json.ts";
+/** The store the harness uses inside its sandbox when a driver outside keeps its conversations (TRN-14). */
+export { bridgeStore, type BridgeStoreOptions } from "./bridge_store.ts";

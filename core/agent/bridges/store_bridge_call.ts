@@ -1,0 +1,74 @@
+import { type LinkError, logger } from "../../base/mod.ts";
+import { type BridgeCall, type BridgeConn, bridgeFailure } from "../../../bridge/mod.ts";
+import { answerStoreCall, type ConversationStore, DriverRequest } from "../../harness/store/mod.ts";
+import { checkConversationScope } from "./conversation_scope.ts";
+
+const log = logger("store-bridge");
+
+/** The store operations a harness may ask for, each its own action in the proof (TRN-14). */
+export const STORE_ACTIONS = DriverRequest.options.map((option) => option.shape.op.value);
+
+/**
+ * Answers one proven store call from the agent's own store: the body is one driver protocol
+ * call whose `op` is the proven action; the answer is the driver protocol's answer. A failure
+ * is answered in the bridge's words only: what the driver said (a path, a connection string, its
+ * last words) goes to the bridge's log, never to the caller.
+ */
+export async function handleStoreCall(
+  store: ConversationStore,
+  call: BridgeCall,
+  conn: BridgeConn,
+): Promise<Record<string, unknown>> {
+  const request = await conn.body(DriverRequest);
+  if (request.op !== call.action) {
+    throw bridgeFailure(
+      "invalid",
+      `Cannot take the call: its body asks for "${request.op}" but its proof is for "${call.action}"`,
+    );
+  }
+  if ("conversation" in request) checkConversationScope(request.conversation);
+  const reply = await answerStoreCall(store, JSON.stringify(request));
+  const failed = reply.error as { code?: unknown; message?: unknown } | undefined;
+  if (failed === undefined) return reply;
+  log.warn("Store call failed", {
+    agent: call.agentId,
+    op: request.op,
+    code: failed.code,
+    driver: failed.message,
+  });
+  throw inBridgeWords(String(failed.code), describe(request));
+}
+
+function inBridgeWords(code: string, what: string): LinkError {
+  if (code === "USAGE" || code === "CONFLICT") {
+    return bridgeFailure("invalid", `Cannot ${what}: the store refused the call as not valid`);
+  }
+  if (code === "TIMEOUT") {
+    return bridgeFailure("deadline", `Cannot ${what}: the store did not answer in time and was stopped`);
+  }
+  return bridgeFailure("refused", `Cannot ${what}: the store failed, and the bridge's log says why`);
+}
+
+/** What a call does, in words, for messages. */
+export function describe(request: DriverRequest): string {
+  if (request.op === "list") return "list conversations";
+  const of = `conversation "${request.conversation}"`;
+  switch (request.op) {
+    case "append":
+      return `append event ${request.n} to ${of}`;
+    case "read":
+      return `read ${of}`;
+    case "lease.read":
+      return `read the lease of ${of}`;
+    case "lease.take":
+      return `take the turn of ${of}`;
+    case "lease.renew":
+      return `renew the lease of ${of}`;
+    case "lease.release":
+      return `release the lease of ${of}`;
+    case "tools.read":
+      return `read the tool list of ${of}`;
+    case "tools.write":
+      return `write the tool list of ${of}`;
+  }
+}
