@@ -60,9 +60,11 @@ export {
   type ServeWayInOptions,
   sqliteStorePath,
   STORE_ACTIONS,
+  STORE_BRIDGE_CAP,
   STORE_SOCKET,
   type StoreDriver,
   storeDriverFor,
   storeSocketPath,
+  WAY_IN_CAP,
   type WayInCaller,
 } from "./bridges/mod.ts";

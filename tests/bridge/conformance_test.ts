@@ -5,6 +5,14 @@
 import type { BridgeUnderTest } from "./conformance_kit.ts";
 import { runBridgeConformance } from "./bridge_conformance.ts";
 import { serveDemoBridge } from "./demo_bridge.ts";
+import {
+  SEND_ACTION,
+  serveStoreBridge,
+  serveWayIn,
+  sqliteStorePath,
+  STORE_BRIDGE_CAP,
+  WAY_IN_CAP,
+} from "../../core/agent/mod.ts";
 
 const BRIDGES: BridgeUnderTest[] = [
   {
@@ -22,6 +30,30 @@ const BRIDGES: BridgeUnderTest[] = [
     cap: 3,
     action: "relay",
     start: ({ agent, hosting }) => serveDemoBridge(agent, hosting),
+  },
+  {
+    name: "store",
+    cap: STORE_BRIDGE_CAP,
+    action: "list",
+    call: { body: { op: "list" }, answer: () => ({ ok: true, conversations: [] }) },
+    start: ({ agent, home, hosting }) =>
+      serveStoreBridge({
+        ...hosting,
+        agent,
+        key: agent.key,
+        paths: home,
+        driver: { kind: "sqlite", path: sqliteStorePath(home, agent.id) },
+      }),
+  },
+  {
+    name: "send",
+    cap: WAY_IN_CAP,
+    action: SEND_ACTION,
+    call: {
+      body: { connection: "link", thread: "link:main", text: "hello" },
+      answer: () => ({ held: true }),
+    },
+    start: ({ agent, home, hosting }) => serveWayIn({ ...hosting, agent, key: agent.key, paths: home }),
   },
 ];
 
