@@ -1,10 +1,14 @@
 import type { Group } from "../command.ts";
 import { chat } from "./chat/mod.ts";
+import { allow } from "./allow.ts";
 import { create } from "./create.ts";
+import { deny } from "./deny.ts";
+import { harness } from "./harness/mod.ts";
 import { list } from "./list.ts";
 import { logs } from "./logs.ts";
 import { remove } from "./remove.ts";
 import { restore } from "./restore.ts";
+import { secret } from "./secret.ts";
 import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
@@ -13,5 +17,20 @@ import { stop } from "./stop.ts";
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
   summary: "Create, start, stop and talk to your agents",
-  commands: { create, list, show, start, stop, status, logs, chat, remove, restore },
+  commands: {
+    create,
+    list,
+    show,
+    start,
+    stop,
+    status,
+    logs,
+    chat,
+    remove,
+    restore,
+    allow,
+    deny,
+    secret,
+    harness,
+  },
 };

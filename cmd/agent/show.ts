@@ -1,30 +1,24 @@
-import { agentStatus, layoutOf, loadAgentConfig, resolveAgent } from "../../core/agent/mod.ts";
+import { agentStatus, grants, layoutOf, loadAgentConfig, resolveAgent } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
-import { describeGrants } from "./grants_text.ts";
+import { describePermissions } from "./grants_text.ts";
 
 export const show: Command = {
-  summary: "Show an agent: its ID, owner, harness, folders and ports, or what it may reach",
+  summary: "Show an agent: its ID, owner, harness, folders and ports, or what every path of it runs with",
   usage: "lnk agent show [--agent <name>] [--permissions] [--json]",
   examples: ["lnk agent show", "lnk agent show --agent work --permissions"],
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json", "permissions"] }, this.usage);
     const ctx = contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
-    const layout = layoutOf(ctx.paths, agent);
-    const config = await loadAgentConfig(ctx.paths, agent);
     if (flags.bool("permissions")) {
-      const grants = {
-        agent: agent.name,
-        sandbox: agent.sandbox.enabled ? "on" : "off",
-        grants: config.sandbox,
-      };
-      io.print(
-        flags.bool("json") ? grants : describeGrants(agent.name, agent.sandbox.enabled, config.sandbox),
-      );
+      const permissions = await grants.agentPermissions(ctx, agent);
+      io.print(flags.bool("json") ? permissions : describePermissions(permissions));
       return;
     }
+    const layout = layoutOf(ctx.paths, agent);
+    const config = await loadAgentConfig(ctx.paths, agent);
     const status = await agentStatus(ctx, agent);
     const shown = {
       name: agent.name,

@@ -68,3 +68,5 @@ export {
   WAY_IN_CAP,
   type WayInCaller,
 } from "./bridges/mod.ts";
+/** Grants in use: allow/deny, the harness's policy, model key wiring, harness run and check. */
+export * as grants from "./grants/mod.ts";

@@ -30,6 +30,8 @@ export const AgentSettings = z.strictObject({
     /** Off only by `lnk agent start --no-sandbox`, which persists (GRT-6). */
     enabled: z.boolean().default(true),
   }).prefault({}),
+  /** Whether the proxy adds the hosted model's key (SBX-16); the harness's default when unset (SBX-17). */
+  secrets: z.strictObject({ wire: z.boolean().optional() }).optional(),
   /** Connections, one map (CON-4): each as its plugin's connect made it. */
   bots: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
 });

@@ -1,0 +1,115 @@
+import type { SandboxSpec } from "../../../sandbox/mod.ts";
+import type { LocalServer } from "../../harness/model/mod.ts";
+import type { AgentContext } from "../context.ts";
+import type { AgentSettings } from "../settings.ts";
+import { harnessPolicy } from "./harness_policy.ts";
+import { modelWiring } from "./model_keys.ts";
+
+/** One path of the agent (the harness, its tools, run's commands, setup steps, the health check) and how it runs. */
+export interface AgentPath {
+  readonly path: string;
+  readonly runs: string;
+}
+
+/** What `lnk agent show --permissions` lists: what every path of the agent runs with (SBX-10). */
+export interface AgentPermissions {
+  readonly agent: string;
+  readonly harness: string;
+  readonly sandbox: "on" | "off";
+  /** The agent's own grants, Config/sandbox.toml (GRT-1). */
+  readonly grants: SandboxSpec;
+  /** The harness's layer, as `lnk agent allow` flags, when it has one (GRT-2). */
+  readonly harnessLayer: { readonly path: string; readonly flags: readonly string[] } | null;
+  /** Both layers together: what the harness's sandbox holds. */
+  readonly effective: SandboxSpec;
+  readonly modelKey: {
+    readonly wired: boolean;
+    readonly by: "setting" | "default";
+    readonly provider: string;
+    readonly keyVar: string | null;
+    readonly keySet: boolean;
+  };
+  readonly paths: readonly AgentPath[];
+}
+
+/**
+ * What every path of the agent runs with (SBX-10, SBX-13, SBX-20): the harness in its sandbox
+ * under both layers, its tools and run's commands under the same grants and route, each setup
+ * step behind a proxy of its own, and the health check with no network but the harness's ports.
+ */
+export async function agentPermissions(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: { modelCandidates?: readonly LocalServer[] } = {},
+): Promise<AgentPermissions> {
+  const policy = await harnessPolicy(ctx.paths, agent);
+  const wiring = await modelWiring(agent, { env: ctx.env, candidates: options.modelCandidates });
+  const layerFlags = policy.layer
+    ? Object.entries(policy.layer.flags).flatMap(([flag, value]) =>
+      (Array.isArray(value) ? value : [value]).map((v) => `--${flag} ${v}`)
+    )
+    : [];
+  return {
+    agent: agent.name,
+    harness: agent.harness,
+    sandbox: agent.sandbox.enabled ? "on" : "off",
+    grants: policy.agentSpec,
+    harnessLayer: policy.layer ? { path: policy.layer.path, flags: layerFlags } : null,
+    effective: policy.spec,
+    modelKey: {
+      wired: wiring.wired,
+      by: wiring.by,
+      provider: wiring.provider,
+      keyVar: wiring.keyVar ?? null,
+      keySet: wiring.keySet,
+    },
+    paths: pathsOf(agent, policy.spec, policy.folders === "layout"),
+  };
+}
+
+function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): AgentPath[] {
+  if (!agent.sandbox.enabled) {
+    const off = "without a sandbox or a proxy (`lnk agent start --sandbox` turns it back on)";
+    return ["harness", "its tools", "run's commands"].map((path) => ({ path, runs: off }));
+  }
+  const route = spec.network.mode === "host"
+    ? "the network as it is (host mode)"
+    : `its proxy: ${hostsOf(spec)}`;
+  const builtIn = agent.harness === "link" || agent.harness === "mini";
+  return [
+    {
+      path: `harness (${agent.harness})`,
+      runs:
+        `in its sandbox; ${layout ? "Home and folders per [files]" : "all of Home, Agent/ out of reach"}; ` +
+        `out through ${route}`,
+    },
+    {
+      path: "its tools (files, web, notes)",
+      runs: `[files] as granted, chats/ never writable; web through the same route (${route})`,
+    },
+    {
+      path: "run's commands",
+      runs: `each in a sandbox of its own with the same grants and route; programs: ${
+        spec.commands.allow.join(", ") || "none"
+      }`,
+    },
+    {
+      path: "setup steps (installer, configure, link)",
+      runs: builtIn
+        ? "none: the harness is built into lnk"
+        : `each behind a proxy of its own, direct from this machine, never the network as it is; ` +
+          `installer and configure reach only \`lnk-${agent.harness} internet-hosts\`, link any host`,
+    },
+    {
+      path: "health check",
+      runs:
+        `no proxy and no network: only the harness's own ports on this machine's loopback (${agent.ports.endpoint})`,
+    },
+  ];
+}
+
+function hostsOf(spec: SandboxSpec): string {
+  const hosts = spec.internet.hosts.includes("*") ? "any host" : spec.internet.hosts.join(", ") || "no host";
+  const tcp = spec.internet.tcp.length ? `; tcp ${spec.internet.tcp.join(", ")}` : "";
+  return `${hosts} on ports 443 and 80${tcp}`;
+}

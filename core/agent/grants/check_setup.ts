@@ -1,0 +1,88 @@
+import { join } from "node:path";
+import { sha256Hex } from "../../base/mod.ts";
+
+/** A file a check reads from inside, and the hash it has outside. */
+export interface ReadTarget {
+  /** The path inside the sandbox (where a collection is shown, it differs from outside). */
+  readonly inside: string;
+  readonly sha256: string;
+}
+
+/** A file a check tries to create from inside, and where it would arrive outside. */
+export interface WriteTarget {
+  readonly inside: string;
+  readonly outside: string;
+  readonly token: string;
+}
+
+/**
+ * What `lnk agent harness check` puts in place outside the sandbox before probing, removed at
+ * dispose: canary files of random content in the places it tests (a hidden place must not show
+ * them), names for files a probe tries to create, and listeners standing for this machine's other
+ * ports. Nothing is written into a folder that does not exist.
+ */
+export class CheckSetup implements AsyncDisposable {
+  #made: string[] = [];
+  #listeners: Deno.Listener[] = [];
+  #accepting: Promise<void>[] = [];
+  readonly #tag = crypto.randomUUID().slice(0, 8);
+
+  /** A canary in `dir` (shown inside at `shownAt`, the same unless told), or undefined when `dir` is none. */
+  async canary(dir: string, shownAt = dir): Promise<ReadTarget | undefined> {
+    if (!(await isDir(dir))) return undefined;
+    const name = `.lnk-check-${this.#tag}`;
+    const text = `link check ${crypto.randomUUID()}\n`;
+    await Deno.writeTextFile(join(dir, name), text, { createNew: true, mode: 0o600 });
+    this.#made.push(join(dir, name));
+    return { inside: join(shownAt, name), sha256: sha256Hex(text) };
+  }
+
+  /** An existing file to read from inside, by its hash; undefined when there is none. */
+  async existing(path: string): Promise<ReadTarget | undefined> {
+    try {
+      return { inside: path, sha256: sha256Hex(await Deno.readFile(path)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A new file to create from inside `shownAt`, looked for in `dir`; undefined when `dir` is none. */
+  async writable(dir: string, shownAt = dir): Promise<WriteTarget | undefined> {
+    if (!(await isDir(dir))) return undefined;
+    const name = `.lnk-check-w-${this.#tag}-${this.#made.length}`;
+    this.#made.push(join(dir, name));
+    return { inside: join(shownAt, name), outside: join(dir, name), token: crypto.randomUUID() };
+  }
+
+  /** Whether a write probe's file arrived outside with its token. */
+  async arrived(target: WriteTarget): Promise<boolean> {
+    return (await Deno.readTextFile(target.outside).catch(() => "")) === target.token;
+  }
+
+  /** A port of this machine that nothing granted names: a listener on `hostname`, port 0. */
+  listen(hostname: string): number {
+    const listener = Deno.listen({ hostname, port: 0 });
+    this.#listeners.push(listener);
+    // Connections are accepted and dropped: only whether one arrives matters.
+    this.#accepting.push((async () => {
+      try {
+        for await (const conn of listener) conn.close();
+      } catch { /* closed */ }
+    })());
+    return listener.addr.port;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    for (const listener of this.#listeners) {
+      try {
+        listener.close();
+      } catch { /* closed */ }
+    }
+    await Promise.all(this.#accepting);
+    for (const path of this.#made) await Deno.remove(path).catch(() => {});
+  }
+}
+
+async function isDir(path: string): Promise<boolean> {
+  return (await Deno.stat(path).catch(() => undefined))?.isDirectory ?? false;
+}

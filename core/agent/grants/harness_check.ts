@@ -1,0 +1,113 @@
+import { LinkError, roleArgv } from "../../base/mod.ts";
+import { listAgents } from "../agents.ts";
+import type { AgentContext } from "../context.ts";
+import type { AgentSettings } from "../settings.ts";
+import { CheckSetup } from "./check_setup.ts";
+import { planFileChecks } from "./file_checks.ts";
+import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
+import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
+import type { CheckRow, PlannedCheck } from "./planned_check.ts";
+import { ProbeAnswers } from "./probe_protocol.ts";
+
+/** How `lnk agent harness check` runs; the sandbox's options but its command and streams. */
+export interface HarnessCheckOptions
+  extends Omit<HarnessSandboxOptions, "command" | "stdin" | "stdout" | "stderr" | "env"> {
+  /** The probe program inside: `lnk agent harness probe` unless told. */
+  readonly probeCommand?: readonly string[];
+  /** What the network checks know of this machine; looked up unless told. */
+  readonly facts?: NetworkFacts;
+}
+
+/** What `lnk agent harness check` found. */
+export interface HarnessCheck {
+  readonly agent: string;
+  readonly harness: string;
+  readonly network: "proxy" | "host";
+  readonly rows: readonly CheckRow[];
+  /** Every row as expected. */
+  readonly ok: boolean;
+}
+
+/**
+ * `lnk agent harness check` (SBX-2, SBX-9, SBX-21, GRT-8): starts a sandbox built as the harness's
+ * is, with a proxy of its own, and probes from inside that each grant holds and each denial holds.
+ * Canaries and listeners set up outside make every answer checkable there; all are removed after.
+ * A running agent is not touched.
+ */
+export async function harnessCheck(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: HarnessCheckOptions = {},
+): Promise<HarnessCheck> {
+  const others = (await listAgents(ctx)).filter((a) => a.id !== agent.id);
+  await using setup = new CheckSetup();
+  await using sandbox = await startHarnessSandbox(ctx, agent, {
+    ...options,
+    command: options.probeCommand ?? roleArgv(["agent", "harness", "probe"]),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const { policy } = sandbox;
+  const checks: PlannedCheck[] = [
+    ...await planFileChecks(setup, ctx.paths, policy, others),
+    ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
+  ];
+  const answers = await probe(sandbox, checks);
+  const rows: CheckRow[] = [];
+  let at = 0;
+  for (const check of checks) {
+    const mine = answers.slice(at, at + check.probes.length);
+    at += check.probes.length;
+    const { result, ok } = await check.judge(mine);
+    rows.push({
+      check: check.check,
+      expected: check.expected,
+      result,
+      ok,
+      ...(check.gap ? { gap: true } : {}),
+    });
+  }
+  return {
+    agent: agent.name,
+    harness: agent.harness,
+    network: policy.spec.network.mode,
+    rows,
+    ok: rows.every((r) => r.ok),
+  };
+}
+
+/** Hands the probes to the program inside, one line of JSON, and reads its one line back. */
+async function probe(sandbox: HarnessSandbox, checks: readonly PlannedCheck[]) {
+  const { child } = sandbox.process;
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(`${JSON.stringify(checks.flatMap((c) => c.probes))}\n`));
+  await writer.close();
+  const [stdout, stderr, status] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    sandbox.status,
+  ]);
+  const line = stdout.trim().split("\n").at(-1) ?? "";
+  try {
+    if (status.code !== 0) throw new Error(`it exited with code ${status.code}`);
+    return ProbeAnswers.parse(JSON.parse(line));
+  } catch (err) {
+    throw new LinkError(
+      "SERVICE_FAILED",
+      "Cannot check the harness's sandbox: the probe inside did not answer",
+      {
+        hint: `Its last words:\n${stderr.trim().split("\n").slice(-8).join("\n") || "(none)"}`,
+        cause: err,
+      },
+    );
+  }
+}
+
+/** This machine's address on its network (IPv4, not link-local) and the user's id. */
+function machineFacts(): NetworkFacts {
+  const lan = Deno.networkInterfaces().find((i) =>
+    i.family === "IPv4" && !i.address.startsWith("127.") && !i.address.startsWith("169.254.")
+  );
+  return { lanAddress: lan?.address, uid: Deno.uid() ?? 0 };
+}

@@ -1,0 +1,87 @@
+import { join } from "node:path";
+import { type LinkPaths, readTextIfExists } from "../../base/mod.ts";
+import {
+  applyGrants,
+  DEFAULT_SANDBOX_TOML,
+  type FoldersMode,
+  type GrantFlags,
+  parseSandboxSpec,
+  type SandboxAgent,
+  type SandboxSpec,
+  type SpecSource,
+  VISIBLE_COLLECTIONS,
+} from "../../../sandbox/mod.ts";
+import { KNOWN } from "../../adapters/mod.ts";
+import { type AgentLayout, layoutOf } from "../layout.ts";
+import type { AgentSettings } from "../settings.ts";
+import { type HarnessLayer, loadHarnessLayer } from "./harness_layer.ts";
+
+/** What an agent's harness runs with: both grant layers, its folders and its own home. */
+export interface HarnessPolicy {
+  readonly agent: AgentSettings;
+  /** The agent's grants with the harness's layer on top: what the harness's sandbox holds. */
+  readonly spec: SandboxSpec;
+  /** The agent's own layer (Config/sandbox.toml, GRT-1). */
+  readonly agentSpec: SandboxSpec;
+  /** The agent's sandbox file and its text, so a refusal names its line (GRT-5). */
+  readonly source: SpecSource;
+  /** The harness's layer (GRT-2), when it has one. */
+  readonly layer: HarnessLayer | undefined;
+  /** "layout" for a harness that keeps to it ([files] holds), "home" for one from outside (LAY-8). */
+  readonly folders: FoldersMode;
+  /** Link Harness writes chats/ itself; its tools never do (LAY-7). */
+  readonly harnessWritesChats: boolean;
+  readonly layout: AgentLayout;
+  readonly sandboxAgent: SandboxAgent;
+  /** The harness's home for this agent: writable, its HOME inside. */
+  readonly harnessHome: string;
+}
+
+/** One agent's home of its harness (GRT-12): `~/.lnk/agents/<id>/harnesses/<harness>`. */
+export function harnessHomeOf(paths: LinkPaths, agent: AgentSettings): string {
+  return join(paths.agentState(agent.id), "harnesses", agent.harness);
+}
+
+/**
+ * Builds the policy an agent's harness gets (SBX-6, SBX-10): the agent's grants, which follow it
+ * to any harness (GRT-1), plus the layer of the harness it runs, held only while that harness runs
+ * (GRT-2). Built from the files each time, never read from a running agent. A missing sandbox file
+ * reads as the defaults a new agent gets.
+ */
+export async function harnessPolicy(paths: LinkPaths, agent: AgentSettings): Promise<HarnessPolicy> {
+  const layout = layoutOf(paths, agent);
+  const text = (await readTextIfExists(layout.sandboxToml)) ?? DEFAULT_SANDBOX_TOML;
+  const agentSpec = parseSandboxSpec(text, layout.sandboxToml);
+  const layer = await loadHarnessLayer(paths, agent.harness);
+  const spec = layer ? applyGrants(agentSpec, widening(agentSpec, layer.flags), "allow").spec : agentSpec;
+  const keepsLayout = KNOWN[agent.harness]?.builtIn ?? false;
+  return {
+    agent,
+    spec,
+    agentSpec,
+    source: { path: layout.sandboxToml, text },
+    layer,
+    folders: keepsLayout ? "layout" : "home",
+    harnessWritesChats: agent.harness === "link",
+    layout,
+    sandboxAgent: { id: agent.id, name: agent.name, home: layout.home, agentDir: layout.agent },
+    harnessHome: harnessHomeOf(paths, agent),
+  };
+}
+
+const LEVEL = { none: 0, read: 1, write: 2 } as const;
+const COLLECTIONS: readonly string[] = VISIBLE_COLLECTIONS;
+
+/** A harness's layer adds to the agent's grants, never takes away (GRT-24): [files] only rises. */
+function widening(spec: SandboxSpec, flags: GrantFlags): GrantFlags {
+  if (!flags.files) return flags;
+  const files = flags.files.filter((entry) => {
+    const at = entry.lastIndexOf("=");
+    const level = entry.slice(at + 1) as keyof typeof LEVEL;
+    const folder = entry.slice(0, at);
+    const current = spec.files[folder] ?? (COLLECTIONS.includes(folder) ? "none" : spec.files["."]) ??
+      "none";
+    return (LEVEL[level] ?? 0) > LEVEL[current];
+  });
+  return { ...flags, files };
+}
