@@ -3,6 +3,7 @@ import { EndpointGuard, PROOF_PATH } from "../../../connections/mod.ts";
 import type { Clock } from "../../base/mod.ts";
 import { AcpRequest, errorResponse } from "./acp_request.ts";
 import { acpRoute } from "./acp_route.ts";
+import { BUSY_PATH, busyRoute } from "./busy_route.ts";
 import { RECOVER_ACK_PATH, RECOVER_PATH, recoverAckRoute, recoverRoute } from "./recover_route.ts";
 import { agentFor, type ServedAgent } from "./served_agent.ts";
 
@@ -10,7 +11,7 @@ const log = logger("harness");
 
 /**
  * Link Harness's endpoint (ARCHITECTURE.md section 5, U-1): the proof route, ACP over `POST
- * /acp` with streamed answers, and `/_link/recover`. Every request but the proof proves the
+ * /acp` with streamed answers, `/_link/recover`, and `/_link/busy` for the bridge (PRC-10). Every request but the proof proves the
  * caller holds the agent's key; one for an agent this process does not run is refused before any
  * model call (ADP-4).
  */
@@ -34,7 +35,7 @@ export function harnessHandler(
     const named = withAgentId(raw, served.turns.agent.id);
     if (req.method === "GET" && url.pathname === PROOF_PATH) return guard.answerProof(named);
     const known = url.pathname === "/acp" || url.pathname === RECOVER_PATH ||
-      url.pathname === RECOVER_ACK_PATH;
+      url.pathname === RECOVER_ACK_PATH || url.pathname === BUSY_PATH;
     if (!known) return new Response("Not found", { status: 404 });
     const proved = guard.verify(named);
     if (!proved.ok) {
@@ -46,6 +47,7 @@ export function harnessHandler(
     const next = guard.nextChallenge(proved.agentId);
     try {
       if (req.method === "GET" && url.pathname === RECOVER_PATH) return await recoverRoute(served, req, next);
+      if (req.method === "GET" && url.pathname === BUSY_PATH) return busyRoute(served, next);
       if (req.method === "POST" && url.pathname === RECOVER_ACK_PATH) {
         return await recoverAckRoute(served, req, next);
       }

@@ -4,6 +4,7 @@ import { EventLog } from "./event_log.ts";
 import { isLapsed } from "../store/mod.ts";
 import { holderIsDead, sameHolder, thisHolder } from "./lease_holder.ts";
 import { type LeaseKeeper, takeLease } from "./lease_keeper.ts";
+import { CommandLocks } from "./command_locks.ts";
 import { runConversation } from "./run_conversation.ts";
 import type { TurnAgent } from "./turn_agent.ts";
 import { NO_CALLER, type TurnSink } from "./turn_sink.ts";
@@ -34,6 +35,8 @@ export type Reception =
  */
 export class AgentTurns implements AsyncDisposable {
   readonly agent: TurnAgent;
+  /** Locks background commands hold while they run, so the agent never sleeps under them (PRC-10). */
+  readonly locks: CommandLocks = new CommandLocks();
   #logs = new Map<string, EventLog>();
   #running = new Map<string, Set<AbortController>>();
   #watching = new Set<string>();
@@ -49,6 +52,13 @@ export class AgentTurns implements AsyncDisposable {
   /** Whether the harness is stopping: nothing new starts. */
   get stopped(): boolean {
     return this.#stop.signal.aborted;
+  }
+
+  /** How many turns this process runs now, across conversations (PRC-10). */
+  get running(): number {
+    let n = 0;
+    for (const turns of this.#running.values()) n += turns.size;
+    return n;
   }
 
   /** The conversation's events as this process has read them. */
