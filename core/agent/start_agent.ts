@@ -12,6 +12,7 @@ import { blockPorts, isPortFree, randomFreeBlock } from "./ports.ts";
 import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, updateSettings } from "./settings.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
+import { lastServiceError, serviceFailure } from "./roles/service_failure.ts";
 
 /** What `lnk agent start` may say besides the agent. */
 export interface StartAgentOptions {
@@ -26,8 +27,9 @@ export interface StartAgentOptions {
 
 /**
  * Starts an agent: checks its spec and grants, sets the sandbox setting it was given, moves its
- * ports if another program holds one (PRT-4), binds a new key (BRG-7), and starts its bridge and
- * its agent service, waiting for each to be ready.
+ * ports if another program holds one (PRT-4), binds a new key (BRG-7), and starts its bridge, which
+ * opens the door and wakes the agent's service before it says it is ready. An agent asleep behind
+ * its door is running already.
  */
 export async function startAgent(
   ctx: AgentContext,
@@ -47,25 +49,35 @@ export async function startAgent(
   await loadAgentConfig(ctx.paths, agent);
   await checkHarnessPresent(ctx, agent);
   const current = await agentStatus(ctx, agent);
-  if (current.state === "running") {
-    ctx.note?.(`Agent "${agent.name}" is running already`);
+  if (current.state === "running" || current.state === "asleep") {
+    ctx.note?.(
+      current.state === "running"
+        ? `Agent "${agent.name}" is running already`
+        : `Agent "${agent.name}" is running already, asleep until its next message`,
+    );
     return current;
   }
   const backend = await pickBackend(ctx.paths, ctx.env);
-  await backend.stop(serviceNames("agent", agent.id));
   await backend.stop(serviceNames("bridge", agent.id));
+  await backend.stop(serviceNames("agent", agent.id));
   agent = await freePorts(ctx, agent);
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
   if (options.foreground) return await runInForeground(ctx, agent, options.foreground);
+  const sinceMs = Date.now();
   try {
+    // The bridge opens the door and wakes the agent's service before it says it is ready.
     agent = await startBridge(ctx, agent, (service) => backend.start(service));
-    await backend.start(serviceFor(ctx, agent, "agent"));
   } catch (err) {
     await backend.stop(serviceNames("bridge", agent.id));
     await backend.stop(serviceNames("agent", agent.id));
     await unbindKey(ctx.paths, agent.id);
-    throw err;
+    const names = serviceNames("bridge", agent.id);
+    throw serviceFailure(
+      err,
+      `Cannot start agent "${agent.name}"`,
+      await lastServiceError(backend, names, sinceMs),
+    );
   }
   return await agentStatus(ctx, agent);
 }
@@ -89,7 +101,10 @@ async function startBridge(
   }
 }
 
-/** `--foreground`: both roles as children of this process, stopped when the signal aborts. */
+/**
+ * `--foreground`: the bridge as a child of this process, with the agent as the bridge's child
+ * (woken and put to sleep by it), both stopped when the signal aborts.
+ */
 async function runInForeground(
   ctx: AgentContext,
   agent: AgentSettings,
@@ -98,7 +113,7 @@ async function runInForeground(
   const children: RoleProcess[] = [];
   const spawn = async (service: ServiceDefinition) => {
     children.push(
-      await spawnRole(service.argv, {
+      await spawnRole([...service.argv, "--foreground"], {
         raw: true,
         env: { ...service.env },
         clearEnv: true,
@@ -108,7 +123,6 @@ async function runInForeground(
   };
   try {
     agent = await startBridge(ctx, agent, spawn);
-    await spawn(serviceFor(ctx, agent, "agent"));
     ctx.note?.(
       `Agent "${agent.name}" runs in the foreground on port ${agent.ports.endpoint}; Ctrl-C stops it`,
     );

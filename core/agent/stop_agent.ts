@@ -3,11 +3,14 @@ import { unbindKey } from "./keyring.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames } from "./services/mod.ts";
 
-/** Stops an agent's services and unbinds its key, so proofs made with it are refused (BRG-7). */
+/**
+ * Stops an agent's services, the bridge first so no message wakes the agent meanwhile, and unbinds
+ * its key, so proofs made with it are refused (BRG-7).
+ */
 export async function stopAgent(ctx: AgentContext, agent: AgentSettings): Promise<void> {
   const backend = await pickBackend(ctx.paths, ctx.env);
-  await backend.stop(serviceNames("agent", agent.id));
   await backend.stop(serviceNames("bridge", agent.id));
+  await backend.stop(serviceNames("agent", agent.id));
   await unbindKey(ctx.paths, agent.id);
   await Deno.remove(ctx.paths.net(agent.id), { recursive: true }).catch(() => {});
 }

@@ -1,56 +1,87 @@
 import { join } from "node:path";
-import { announceReady, homeFrom, LinkPaths, logger, PORT_TAKEN_EXIT } from "../../base/mod.ts";
-import { loadSettings } from "../settings.ts";
+import {
+  announceReady,
+  homeFrom,
+  isLinkError,
+  LinkError,
+  LinkPaths,
+  logger,
+  parseDuration,
+  PORT_TAKEN_EXIT,
+} from "../../base/mod.ts";
+import { loadAgentConfig } from "../agent_config.ts";
+import { agentContext } from "../context.ts";
+import { readKey } from "../keyring.ts";
+import { serviceFor } from "../service_plan.ts";
+import { pickBackend } from "../services/mod.ts";
+import { type AgentSettings, loadSettings } from "../settings.ts";
+import { openAgentDoor } from "./agent_door.ts";
+import { type AgentStarter, childStarter, serviceStarter } from "./agent_starter.ts";
+import { askHarnessBusy } from "./harness_busy.ts";
 import { roleAgentId } from "./role_flags.ts";
 
 const log = logger("bridge");
 
 /**
- * `lnk agent bridge --agent <id>`: the agent's bridge, outside the sandbox. It holds the agent's
- * port (the door) and relays each connection to the harness's endpoint socket.
+ * `lnk agent bridge --agent <id> [--foreground]`: the agent's bridge, outside the sandbox. It holds
+ * the agent's port (the door), wakes the agent (its service, or with --foreground its own child),
+ * relays each connection to the harness's endpoint socket, and lets the agent sleep when idle
+ * (PRC-10). It says it is ready once the door is open and the agent awake.
  */
 export async function runBridgeRole(args: string[], signal: AbortSignal): Promise<number> {
   const id = roleAgentId(args);
   const paths = new LinkPaths(homeFrom(Deno.env));
   const settings = await loadSettings(paths, id);
-  const endpoint = join(paths.net(id), "endpoint.sock");
-  let listener: Deno.TcpListener;
-  try {
-    listener = Deno.listen({ hostname: "127.0.0.1", port: settings.ports.endpoint });
-  } catch (err) {
-    if (!(err instanceof Deno.errors.AddrInUse)) throw err;
-    log.error("Cannot hold the agent's port: another program holds it", {
-      agent: id,
-      port: settings.ports.endpoint,
-    });
+  const { spec } = await loadAgentConfig(paths, settings);
+  const key = await readKey(paths, id);
+  if (!key) {
+    throw new LinkError(
+      "AGENT_NOT_RUNNING",
+      `Cannot open the door of agent "${settings.name}": it has no key bound`,
+      {
+        hint: "Start it with `lnk agent start`",
+      },
+    );
+  }
+  const socket = join(paths.net(id), "endpoint.sock");
+  const caller = { agentId: id, agentName: settings.name, key };
+  const port = settings.ports.endpoint;
+  const door = await openAgentDoor({
+    agentId: id,
+    port,
+    socket,
+    starter: await starterFor(args, settings, { paths, socket }),
+    idleAfterMs: parseDuration(spec.run.idle_after),
+    askHarness: () => askHarnessBusy(socket, caller),
+    awake: true,
+  }).catch((err) => {
+    if (!isLinkError(err, "PORT_UNAVAILABLE")) throw err;
+    return undefined;
+  });
+  if (!door) {
+    log.error("Cannot hold the agent's port: another program holds it", { agent: id, port });
     return PORT_TAKEN_EXIT;
   }
-  signal.addEventListener("abort", () => listener.close(), { once: true });
-  log.info("Door open", { agent: id, port: settings.ports.endpoint });
-  announceReady({ port: settings.ports.endpoint });
-  try {
-    for await (const conn of listener) relay(conn, endpoint);
-  } catch (err) {
-    if (!signal.aborted) throw err;
+  await using _door = door;
+  log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
+  announceReady({ port, state: door.state });
+  if (!signal.aborted) {
+    await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
   }
   return 0;
 }
 
-async function relay(conn: Deno.TcpConn, endpoint: string): Promise<void> {
-  let inner: Deno.UnixConn;
-  try {
-    inner = await Deno.connect({ transport: "unix", path: endpoint });
-  } catch (err) {
-    log.warn("Cannot reach the harness", { error: err });
-    const body = "The agent's harness is not answering";
-    await conn.write(
-      new TextEncoder().encode(
-        `HTTP/1.1 503 Service Unavailable\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-      ),
-    ).catch(() => {});
-    conn.close();
-    return;
+/** The agent's service through this machine's backend, or with --foreground this bridge's child. */
+async function starterFor(
+  args: string[],
+  agent: AgentSettings,
+  where: { paths: LinkPaths; socket: string },
+): Promise<AgentStarter> {
+  const agentName = agent.name;
+  if (args.includes("--foreground")) {
+    return childStarter(["agent", "run", "--agent", agent.id], { agentName });
   }
-  // carries: bytes only, both ways, never read.
-  await Promise.allSettled([conn.readable.pipeTo(inner.writable), inner.readable.pipeTo(conn.writable)]);
+  const ctx = agentContext(Deno.env, { home: where.paths.home });
+  const backend = await pickBackend(where.paths, Deno.env);
+  return serviceStarter(backend, serviceFor(ctx, agent, "agent"), { socket: where.socket, agentName });
 }
