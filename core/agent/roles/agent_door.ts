@@ -17,8 +17,6 @@ export interface AgentDoorOptions {
   idleAfterMs: number;
   /** Asks the harness whether a turn runs or a background command holds its lock. */
   askHarness: () => Promise<HarnessBusy>;
-  /** Wakes the agent before resolving (`lnk agent start` starts it awake); it sleeps otherwise. */
-  awake?: boolean;
   clock?: Clock;
   /** Called at each lapse of `idle_after` with what was found. */
   onCheck?: (check: IdleCheck) => void;
@@ -31,13 +29,18 @@ export interface AgentDoor extends AsyncDisposable {
   readonly activity: DoorActivity;
   /** Resolves at the agent's next change of state. */
   changed(): Promise<void>;
+  /**
+   * Wakes the agent now, or joins the wake under way; rejects with the reason it could not
+   * (`lnk agent start` starts it awake, once everything the harness calls is served).
+   */
+  wake(): Promise<void>;
 }
 
 /**
  * Opens the agent's door (U-36): its port relayed to its harness's socket, waking the agent at a
  * connection that finds it asleep or its harness dead (503 with the reason when it cannot), and
- * letting it sleep when idle (PRC-10, PRC-11). Throws PORT_UNAVAILABLE when the port is taken,
- * and the wake's failure when it must start awake and cannot.
+ * letting it sleep when idle (PRC-10, PRC-11). The agent sleeps until `wake()` or a connection.
+ * Throws PORT_UNAVAILABLE when the port is taken.
  */
 export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoor> {
   const waker = new AgentWaker({
@@ -55,13 +58,6 @@ export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoo
       clock: options.clock,
     });
   } catch (err) {
-    await waker[Symbol.asyncDispose]();
-    throw err;
-  }
-  try {
-    if (options.awake) await waker.wake();
-  } catch (err) {
-    await door.close();
     await waker[Symbol.asyncDispose]();
     throw err;
   }
@@ -85,6 +81,7 @@ export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoo
       return opened.activity;
     },
     changed: () => waker.changed(),
+    wake: () => waker.wake(),
     async [Symbol.asyncDispose]() {
       await watch[Symbol.asyncDispose]();
       await opened.close();

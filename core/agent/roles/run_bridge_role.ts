@@ -53,7 +53,6 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
     starter: await starterFor(args, settings, { paths, socket }),
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
-    awake: true,
   }).catch((err) => {
     if (!isLinkError(err, "PORT_UNAVAILABLE")) throw err;
     return undefined;
@@ -64,6 +63,8 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   }
   await using _door = door;
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
+  // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
+  await door.wake();
   announceReady({ port, state: door.state });
   if (!signal.aborted) {
     await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
