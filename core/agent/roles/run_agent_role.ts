@@ -8,6 +8,8 @@ import {
   logger,
   spawnRole,
 } from "../../base/mod.ts";
+import { loadAgentConfig } from "../agent_config.ts";
+import { storeSocketPath } from "../bridges/mod.ts";
 import { readKey } from "../keyring.ts";
 import { loadSettings } from "../settings.ts";
 import { roleAgentId } from "./role_flags.ts";
@@ -36,7 +38,12 @@ export async function runAgentRole(args: string[], signal: AbortSignal): Promise
     });
   }
   const socket = join(paths.net(id), "endpoint.sock");
-  const input = JSON.stringify({ agents: [{ id, name: settings.name, key: encodeKey(key) }] });
+  const { spec } = await loadAgentConfig(paths, settings);
+  // Link Harness asks the store bridge when a driver outside keeps its conversations (TRN-14).
+  const store = settings.harness === "link" && spec.model.store !== "files"
+    ? { store: { socket: storeSocketPath(paths, id) } }
+    : {};
+  const input = JSON.stringify({ agents: [{ id, name: settings.name, key: encodeKey(key), ...store }] });
   const harness = await spawnRole(harnessRole(settings.harness, socket), {
     input: `${input}\n`,
     stderr: "inherit",

@@ -10,6 +10,7 @@ import {
   PORT_TAKEN_EXIT,
 } from "../../base/mod.ts";
 import { loadAgentConfig } from "../agent_config.ts";
+import { serveStoreBridge, serveWayIn, storeDriverFor } from "../bridges/mod.ts";
 import { agentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
 import { serviceFor } from "../service_plan.ts";
@@ -62,6 +63,9 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
     return PORT_TAKEN_EXIT;
   }
   await using _door = door;
+  const served = { agent: { id, owner: settings.owner }, key, paths };
+  await using _store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
+  await using _wayIn = await serveWayIn(served);
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
   // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
   await door.wake();

@@ -13,6 +13,8 @@ export const ServedAgentInput = z.strictObject({
    * sandbox these are the paths the sandbox shows; read from the settings when not given.
    */
   folders: z.strictObject({ agent: z.string(), home: z.string() }).optional(),
+  /** The store bridge's socket, when a driver outside the sandbox keeps the conversations (TRN-14). */
+  store: z.strictObject({ socket: z.string() }).optional(),
 });
 export type ServedAgentInput = z.infer<typeof ServedAgentInput>;
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type AgentKey, type Clock, decodeKey, type LinkPaths, SYSTEM_CLOCK } from "../../base/mod.ts";
 import { layoutOf, loadAgentConfig, loadSettings } from "../../agent/mod.ts";
 import { resolveModel } from "../model/mod.ts";
-import { filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
+import { bridgeStore, filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
 import { buildSystemPrompt } from "../prompt/mod.ts";
 import { type AgentFolders, builtinTools } from "../tools/mod.ts";
 import { KeptAnswers } from "../turns/kept_answers.ts";
@@ -39,7 +39,10 @@ export async function loadServedAgent(
   const folders = input.folders ?? { agent: layout.agent, home: layout.home };
   const owner = input.owner ?? settings.owner;
   const chats = join(folders.agent, "chats");
-  const store = spec.model.store === "sqlite"
+  // A driver outside keeps the conversations when the agent role hands the store bridge (TRN-14).
+  const store = input.store
+    ? bridgeStore({ socket: input.store.socket, agentId: input.id, owner, key: decodeKey(input.key) })
+    : spec.model.store === "sqlite"
     ? sqliteStore(join(chats, "conversations.sqlite"))
     : filesStore(chats);
   const model = await resolveModel({ model: settings.model, modelUrl: settings.model_url, env: options.env });
