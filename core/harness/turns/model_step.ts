@@ -2,7 +2,7 @@ import { type FinishReason, streamChat, type TokenUsage, type ToolCall } from ".
 import type { EventLog } from "./event_log.ts";
 import { prepareMessages } from "./prepare_messages.ts";
 import type { TurnAgent } from "./turn_agent.ts";
-import type { TurnSink } from "./turn_sink.ts";
+import type { ParagraphSink } from "./turn_sink.ts";
 
 /** What one call to the model gave. */
 export interface ModelReply {
@@ -20,7 +20,7 @@ export interface ModelReply {
 export async function modelStep(
   agent: TurnAgent,
   events: EventLog,
-  options: { sink: TurnSink; signal: AbortSignal; separate: boolean },
+  options: { sink: ParagraphSink; signal: AbortSignal },
 ): Promise<ModelReply> {
   const tools = await agent.tools.definitions(events.conversation);
   const messages = await prepareMessages(agent, events, tools, options.signal);
@@ -37,13 +37,10 @@ export async function modelStep(
       signal: options.signal,
     },
   );
-  let separate = options.separate;
+  options.sink.paragraph();
   for await (const event of stream) {
     switch (event.type) {
       case "text":
-        if (!event.text) break;
-        if (separate) options.sink.text("\n\n");
-        separate = false;
         reply.text += event.text;
         options.sink.text(event.text);
         break;

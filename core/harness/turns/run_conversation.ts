@@ -4,7 +4,7 @@ import type { EventLog } from "./event_log.ts";
 import type { LeaseKeeper } from "./lease_keeper.ts";
 import { runTurn, type TurnEnd } from "./run_turn.ts";
 import type { TurnAgent } from "./turn_agent.ts";
-import type { TurnResult, TurnSink } from "./turn_sink.ts";
+import { ParagraphSink, type TurnResult, type TurnSink } from "./turn_sink.ts";
 
 const log = logger("harness");
 
@@ -28,7 +28,8 @@ export interface ConversationRun {
  * nobody read to its end is kept for `/_link/recover` (TRN-5, LOC-5).
  */
 export async function runConversation(run: ConversationRun): Promise<void> {
-  const { agent, events, sink } = run;
+  const { agent, events } = run;
+  const sink = new ParagraphSink(run.sink);
   let keeper: LeaseKeeper | undefined = run.keeper;
   let result: TurnResult | undefined;
   let why = "";
@@ -37,14 +38,7 @@ export async function runConversation(run: ConversationRun): Promise<void> {
       const stop = AbortSignal.any([run.stop, keeper.lost]);
       let ended: TurnEnd;
       try {
-        ended = await runTurn({
-          agent,
-          events,
-          sink,
-          stop,
-          cancel: run.cancel,
-          afterText: result !== undefined,
-        });
+        ended = await runTurn({ agent, events, sink, stop, cancel: run.cancel });
       } catch (err) {
         why = run.stop.aborted
           ? "the harness is stopping; the turn is finished when it starts again"
@@ -71,6 +65,7 @@ export async function runConversation(run: ConversationRun): Promise<void> {
     why ||= `the harness failed: ${err instanceof Error ? err.message : err}`;
     if (!run.stop.aborted) log.error("A turn stopped", { agent: agent.id, error: err });
     const message = `Your agent could not finish: ${why}`;
+    sink.paragraph();
     sink.text(message, true);
     result = { stopReason: "end_turn", error: { code: "SERVICE_FAILED", message } };
   } finally {

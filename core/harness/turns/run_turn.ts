@@ -5,7 +5,7 @@ import type { EventLog } from "./event_log.ts";
 import { type ModelReply, modelStep } from "./model_step.ts";
 import { answerNotMade, runTools } from "./tool_step.ts";
 import type { TurnAgent } from "./turn_agent.ts";
-import type { TurnSink } from "./turn_sink.ts";
+import type { ParagraphSink } from "./turn_sink.ts";
 
 const log = logger("harness");
 
@@ -13,13 +13,11 @@ const log = logger("harness");
 export interface TurnRun {
   agent: TurnAgent;
   events: EventLog;
-  sink: TurnSink;
+  sink: ParagraphSink;
   /** Stops the turn where it is, writing nothing more: the lease was lost, or the harness stops. */
   stop: AbortSignal;
   /** The caller cancelled (session/cancel): the turn ends with what it has. */
   cancel: AbortSignal;
-  /** The sink already holds an answer (an earlier turn's): this one starts a new paragraph. */
-  afterText?: boolean;
 }
 
 /** How a turn ended: nothing to do, or an end event written at `n`. */
@@ -58,7 +56,6 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
       reply = await modelStep(agent, events, {
         sink: run.sink,
         signal: AbortSignal.any([run.stop, run.cancel]),
-        separate: said.some((s) => s !== "") || run.afterText === true,
       });
     } catch (err) {
       run.stop.throwIfAborted();
@@ -169,7 +166,8 @@ async function failed(run: TurnRun, turn: string, said: string[], err: unknown):
   if (error.code !== "PROVIDER_ERROR") {
     log.error("A turn failed", { agent: agent.id, conversation: events.conversation, error: err });
   }
-  run.sink.text(said.some((s) => s !== "") ? `\n\n${error.message}` : error.message, true);
+  run.sink.paragraph();
+  run.sink.text(error.message, true);
   for (;;) {
     const messages = conversationState(events.events).pending;
     const n = await events.tryAppend({ type: "error", turn, message: error.message, at: agent.clock.now() });

@@ -30,3 +30,47 @@ export const NO_CALLER: TurnSink = Object.freeze({
   toolResult() {},
   end() {},
 });
+
+/**
+ * A sink that keeps an answer's paragraphs apart: after `paragraph()`, the next text starts
+ * with a blank line when anything was written before (a reply after a tool call, a second turn
+ * on the same request, the sentence saying a provider failed mid-answer).
+ */
+export class ParagraphSink implements TurnSink {
+  #inner: TurnSink;
+  #wrote = false;
+  #paragraph = false;
+
+  constructor(inner: TurnSink) {
+    this.#inner = inner;
+  }
+
+  get waiting(): boolean {
+    return this.#inner.waiting;
+  }
+
+  /** The next text begins a new paragraph. */
+  paragraph(): void {
+    this.#paragraph = true;
+  }
+
+  text(text: string, error = false): void {
+    if (text === "") return;
+    if (this.#paragraph && this.#wrote) this.#inner.text("\n\n", error);
+    this.#paragraph = false;
+    this.#wrote = true;
+    this.#inner.text(text, error);
+  }
+
+  toolCall(call: { id: string; name: string; arguments: string }): void {
+    this.#inner.toolCall(call);
+  }
+
+  toolResult(id: string, ok: boolean): void {
+    this.#inner.toolResult(id, ok);
+  }
+
+  end(result: TurnResult): void {
+    this.#inner.end(result);
+  }
+}

@@ -36,6 +36,8 @@ export interface FixtureAgentOptions {
   dir?: string;
   /** Wraps the agent's files store (to hold a call's timing). */
   wrapStore?: (store: OpenStore) => OpenStore;
+  /** Runs before the harness starts: leaves a conversation as a crashed process would. */
+  prepare?: (agent: TurnAgent) => Promise<void>;
 }
 
 /** An in-process Link Harness on a unix socket, over the files store and a fake model. */
@@ -103,6 +105,7 @@ export async function harnessFixture(
   const agents = (options.agents ?? [{}]).map((a, i) =>
     fixtureAgent(model, a.dir ?? join(dir, `agent${i}`), { ...a, clock: options.clock })
   );
+  for (const [i, a] of (options.agents ?? []).entries()) await a.prepare?.(agents[i]!);
   const keys = agents.map(() => newAgentKey());
   const server = await serveHarness({ agents: agents.map((agent, i) => ({ agent, key: keys[i]! })), socket });
   return {
