@@ -59,14 +59,16 @@ export class IdleWatch implements AsyncDisposable {
     const signal = this.#stop.signal;
     const { door, waker, idleAfterMs } = this.#o;
     let waited = false;
+    let awakeSince = this.#clock.now();
     while (!signal.aborted) {
       if (waker.state !== "awake") {
         waited = false;
         await waker.changed(signal);
+        awakeSince = this.#clock.now(); // a wake counts as traffic: a woken agent is given its idle_after
         continue;
       }
       const seen = door.activity;
-      const left = seen.lastTrafficAt + idleAfterMs - this.#clock.now();
+      const left = Math.max(seen.lastTrafficAt, awakeSince) + idleAfterMs - this.#clock.now();
       if (left > 0) {
         if (waited) this.#report("traffic");
         waited = true;

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { decodeKey } from "../../../../core/base/mod.ts";
+import { services } from "../../../../core/agent/mod.ts";
+import { openEndpoint } from "../../../../connections/mod.ts";
+import { runJson, type TempHome, tempHome } from "../../../support/mod.ts";
+import { childProcesses, processesNaming } from "./agent_processes.ts";
+import { logEntries, serviceLog, waitForLog } from "./_service_log.ts";
+
+// These tests run the real roles as processes (lnk agent start, the detached backend) and drive
+// idle_after with a short value in the agent's spec, waiting on the services' log lines.
+
+type Status = {
+  id: string;
+  state: string;
+  ports: { endpoint: number };
+  services: { agent: { running: boolean; pid?: number }; bridge: { running: boolean; pid?: number } };
+  reason?: string;
+};
+
+/** Creates agent "work" on the mini harness with `[run] idle_after` as given. */
+async function createAgent(home: TempHome, idleAfter: string): Promise<string> {
+  const created = await runJson<{ id: string; folders: { config: string } }>(
+    ["agent", "create", "work", "--harness", "mini"],
+    home,
+  );
+  const spec = join(created.folders.config, "spec.toml");
+  const text = await Deno.readTextFile(spec);
+  await Deno.writeTextFile(spec, text.replace('idle_after = "5m"', `idle_after = "${idleAfter}"`));
+  return created.id;
+}
+
+/** Sends one message to the agent's door as `lnk agent chat send` does; resolves with the answer. */
+async function send(home: TempHome, id: string, port: number, text: string): Promise<string> {
+  const key = decodeKey(await Deno.readTextFile(home.paths.keyFile(id)));
+  await using endpoint = await openEndpoint({ port }, { agentId: id, agentName: "work", key });
+  const chunks: string[] = [];
+  await endpoint.call(
+    "session/prompt",
+    { sessionId: "link:main", prompt: [{ type: "text", text }] },
+    (u) => chunks.push(String((u.content as { text: string }).text)),
+  );
+  return chunks.join("");
+}
+
+function asleep(entry: { msg?: string }): boolean {
+  return entry.msg === "Agent asleep";
+}
+
+Deno.test("an idle agent sleeps holding no process but its door; a message wakes it and is answered; status and list say so (PRC-10)", async () => {
+  await using home = await tempHome();
+  const id = await createAgent(home, "2s");
+  const started = await runJson<Status>(["agent", "start"], home);
+  assert.equal(started.state, "running");
+  await waitForLog(serviceLog(home, "bridge", id), asleep);
+  const sleeping = await runJson<Status>(["agent", "status"], home);
+  assert.deepEqual(
+    { state: sleeping.state, agent: sleeping.services.agent.running, bridge: sleeping.services.bridge },
+    { state: "asleep", agent: false, bridge: started.services.bridge },
+  );
+  const listed = await runJson<{ agents: { id: string; state: string }[] }>(["agent", "list"], home);
+  assert.deepEqual(listed.agents.map((a) => [a.id, a.state]), [[id, "asleep"]]);
+  const held = await processesNaming(id);
+  assert.deepEqual(held.map((p) => p.pid), [started.services.bridge.pid]);
+  assert.equal(await send(home, id, started.ports.endpoint, "hello"), "mini: hello");
+  const woken = await runJson<Status>(["agent", "status"], home);
+  assert.equal(woken.state, "running");
+  assert.notEqual(woken.services.agent.pid, started.services.agent.pid);
+  const stopped = await runJson<Status>(["agent", "stop"], home);
+  assert.equal(stopped.state, "stopped");
+  assert.deepEqual(await processesNaming(id), []);
+});
+
+Deno.test("concurrent first messages to a sleeping agent share one wake", async () => {
+  await using home = await tempHome();
+  const id = await createAgent(home, "2s");
+  const started = await runJson<Status>(["agent", "start"], home);
+  const bridgeLog = serviceLog(home, "bridge", id);
+  await waitForLog(bridgeLog, asleep);
+  const answers = await Promise.all(
+    ["one", "two", "three"].map((text) => send(home, id, started.ports.endpoint, text)),
+  );
+  assert.deepEqual(answers, ["mini: one", "mini: two", "mini: three"]);
+  const wakes = await logEntries(bridgeLog, (e) => e.msg === "Agent awake");
+  assert.equal(wakes.length, 2); // at start, then once for the three
+});
+
+Deno.test("a harness that died is seen at the next message, which starts the agent again and is answered", async () => {
+  await using home = await tempHome();
+  const id = await createAgent(home, "5m");
+  const started = await runJson<Status>(["agent", "start"], home);
+  const agentPid = started.services.agent.pid!;
+  const [harnessPid] = await childProcesses(agentPid);
+  Deno.kill(harnessPid!, "SIGKILL");
+  await waitForLog(serviceLog(home, "agent", id), (e) => e.msg === "Harness exited unbidden");
+  assert.equal(await services.waitForExit(agentPid, 10_000), true);
+  const died = await runJson<Status>(["agent", "status"], home);
+  assert.deepEqual(
+    { state: died.state, reason: died.reason },
+    { state: "died", reason: "its agent service stopped unbidden: Harness exited unbidden" },
+  );
+  assert.equal(await send(home, id, started.ports.endpoint, "again"), "mini: again");
+  const running = await runJson<Status>(["agent", "status"], home);
+  assert.equal(running.state, "running");
+  assert.notEqual(running.services.agent.pid, agentPid);
+});
+
+Deno.test("a wake that fails answers 503 with the reason the agent gave, and the door stays open", async () => {
+  await using home = await tempHome();
+  const id = await createAgent(home, "2s");
+  const started = await runJson<Status>(["agent", "start"], home);
+  await waitForLog(serviceLog(home, "bridge", id), asleep);
+  await Deno.remove(home.paths.keyFile(id)); // the agent cannot run without its key
+  const res = await fetch(`http://127.0.0.1:${started.ports.endpoint}/_link/proof`);
+  assert.deepEqual(
+    { status: res.status, body: await res.text() },
+    { status: 503, body: 'Cannot wake agent "work": Cannot run agent "work": it has no key bound\n' },
+  );
+  const status = await runJson<Status>(["agent", "status"], home);
+  assert.deepEqual({ state: status.state, bridge: status.services.bridge }, {
+    state: "asleep",
+    bridge: started.services.bridge,
+  });
+});
