@@ -80,8 +80,9 @@ export async function harnessCheck(
 /** Hands the probes to the program inside, one line of JSON, and reads its one line back. */
 async function probe(sandbox: HarnessSandbox, checks: readonly PlannedCheck[]) {
   const { child } = sandbox.process;
+  const probes = checks.flatMap((c) => c.probes);
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(`${JSON.stringify(checks.flatMap((c) => c.probes))}\n`));
+  await writer.write(new TextEncoder().encode(`${JSON.stringify(probes)}\n`));
   await writer.close();
   const [stdout, stderr, status] = await Promise.all([
     new Response(child.stdout).text(),
@@ -91,7 +92,12 @@ async function probe(sandbox: HarnessSandbox, checks: readonly PlannedCheck[]) {
   const line = stdout.trim().split("\n").at(-1) ?? "";
   try {
     if (status.code !== 0) throw new Error(`it exited with code ${status.code}`);
-    return ProbeAnswers.parse(JSON.parse(line));
+    const answers = ProbeAnswers.parse(JSON.parse(line));
+    // A missing answer would read as a denial holding: every probe must answer.
+    if (answers.length !== probes.length) {
+      throw new Error(`${answers.length} answers to ${probes.length} probes`);
+    }
+    return answers;
   } catch (err) {
     throw new LinkError(
       "SERVICE_FAILED",

@@ -18,6 +18,7 @@ import {
   runSandboxed,
   type SandboxPlan,
   type SandboxProcess,
+  type SandboxSpec,
   serveRelay,
 } from "../../../sandbox/mod.ts";
 import type { LocalServer } from "../../harness/model/mod.ts";
@@ -89,7 +90,7 @@ export async function startHarnessSandbox(
   stack.defer(() => Deno.remove(netDir, { recursive: true }).catch(() => {}));
   const relays: RelayRule[] = [];
   let env: Record<string, string> = { ...options.env, ...wiring.env };
-  if (policy.spec.network.mode === "proxy") {
+  if (policy.spec.network.mode === "proxy" && wantsProxy(policy.spec)) {
     const secret = newProxySecret();
     const socket = join(netDir, "proxy.sock");
     stack.use(
@@ -145,4 +146,9 @@ export async function startHarnessSandbox(
     status: process.status,
     [Symbol.asyncDispose]: () => owned.disposeAsync(),
   };
+}
+
+/** A proxy only when something may go out through it: hosts, endpoints or LAN hosts. */
+function wantsProxy(spec: SandboxSpec): boolean {
+  return spec.internet.hosts.length + spec.internet.tcp.length + spec.lan.hosts.length > 0;
 }

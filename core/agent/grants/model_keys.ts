@@ -1,4 +1,4 @@
-import { Secret, sha256Hex } from "../../base/mod.ts";
+import { sha256Hex } from "../../base/mod.ts";
 import type { ProxyKey } from "../../../proxy/mod.ts";
 import { findProvider, type LocalServer, resolveModel } from "../../harness/model/mod.ts";
 import type { AgentSettings } from "../settings.ts";
@@ -47,10 +47,10 @@ export interface ModelWiringOptions {
 }
 
 /**
- * How the agent's hosted model key travels (SBX-16, SBX-17). Wired: the proxy adds
- * `Authorization: Bearer <key>` for the provider's host, over TLS only, in place of
- * `Bearer link-placeholder`, and the harness's key variable holds the placeholder, so a key never
- * enters the sandbox. Held: the harness's key variable holds the key.
+ * How the agent's hosted model key travels (SBX-16, SBX-17). Wired: the harness's key variable
+ * holds `link-placeholder`, so it sends `Authorization: Bearer link-placeholder`, and the proxy
+ * puts the key in place of the placeholder in that header, for the provider's host and over TLS
+ * only: a key never enters the sandbox. Held: the harness's key variable holds the key.
  */
 export async function modelWiring(agent: AgentSettings, options: ModelWiringOptions): Promise<ModelWiring> {
   const { wired, by } = keyWired(agent);
@@ -75,8 +75,8 @@ export async function modelWiring(agent: AgentSettings, options: ModelWiringOpti
   const key: ProxyKey = {
     host: new URL(model.baseUrl).hostname.toLowerCase(),
     header: "authorization",
-    value: new Secret(`Bearer ${model.key.reveal()}`),
-    placeholder: `Bearer ${MODEL_KEY_PLACEHOLDER}`,
+    value: model.key,
+    placeholder: MODEL_KEY_PLACEHOLDER,
   };
   return { ...base, keys: [key], env: { [model.keyVar]: MODEL_KEY_PLACEHOLDER } };
 }
