@@ -6,7 +6,7 @@ import { checkConversationScope } from "./conversation_scope.ts";
 const log = logger("store-bridge");
 
 /** The store operations a harness may ask for, each its own action in the proof (TRN-14). */
-export const STORE_ACTIONS = DriverRequest.options.map((option) => option.shape.op.value);
+export const STORE_ACTIONS: readonly string[] = DriverRequest.options.map((option) => option.shape.op.value);
 
 /**
  * Answers one proven store call from the agent's own store: the body is one driver protocol
@@ -19,6 +19,9 @@ export async function handleStoreCall(
   call: BridgeCall,
   conn: BridgeConn,
 ): Promise<Record<string, unknown>> {
+  if (!STORE_ACTIONS.includes(call.action)) {
+    throw bridgeFailure("refused", `Cannot "${call.action}": the store bridge has no such operation`);
+  }
   const request = await conn.body(DriverRequest);
   if (request.op !== call.action) {
     throw bridgeFailure(

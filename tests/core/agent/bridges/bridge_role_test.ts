@@ -45,7 +45,10 @@ Deno.test("lnk agent start serves the store bridge and the way in; a SQLite spec
     const caller = { agentId: id, owner, key };
     const message = { connection: "link", thread: "link:main", text: "Reminder" };
     assert.deepEqual(await sendOnWayIn(sendSocketPath(home.paths, id), caller, message), { held: true });
-    assert.deepEqual((await takeHeld(heldDir(home.paths, id), "link:main")).map((h) => h.text), ["Reminder"]);
+    model.reply("Noted.");
+    const next = await runCli(["agent", "chat", "send", "thanks"], home);
+    assert.deepEqual(next, { code: 0, stdout: "Reminder\n\nNoted.\n", stderr: "" });
+    assert.deepEqual(await takeHeld(heldDir(home.paths, id), "link:main"), []);
   } finally {
     await runJson(["agent", "stop"], home);
   }

@@ -123,11 +123,11 @@ Deno.test("serveStoreBridge() answers an agent from its own store only; another 
   await rejectsWith(otherOwner.read("link:main"), "refused");
 });
 
-Deno.test("serveStoreBridge() answers a body whose op is not the proven action as invalid (USAGE)", async () => {
+Deno.test("serveStoreBridge() answers a body whose op is not the proven action as invalid (USAGE), another action refused", async () => {
   await using rig = await startStoreRig((root) => ({ kind: "files", root: join(root, "chats") }));
   const caller = { agentId: rig.agent.id, owner: rig.agent.owner, key: rig.key };
   await rejectsWith(callBridge(rig.socket, { ...caller, action: "read", body: { op: "list" } }), "invalid");
-  await rejectsWith(callBridge(rig.socket, { ...caller, action: "drop", body: { op: "drop" } }), "invalid");
+  await rejectsWith(callBridge(rig.socket, { ...caller, action: "drop", body: { op: "drop" } }), "refused");
   await assert.rejects(rig.open().read("link:main", 0), { name: "LinkError", code: "USAGE" });
 });
 
