@@ -23,13 +23,9 @@ export { type KeyFor, PROOF_DEADLINE_MS } from "./bridge_session.ts";
 /** A `keyFor` for a bridge that serves one agent. */
 export { keyForOne } from "./key_for_one.ts";
 /** Calls a bridge: a typed call, or a call that carries bytes. */
-export {
-  type BridgeCaller,
-  type BridgeStream,
-  callBridge,
-  type CallBridgeOptions,
-  openBridge,
-} from "./call_bridge.ts";
+export { type BridgeStream, callBridge, type CallBridgeOptions, openBridge } from "./call_bridge.ts";
+/** Who calls a bridge and for what. */
+export { type BridgeCaller } from "./proven_connection.ts";
 /** The bridge lines and the one error shape (U-2, U-11). */
 export {
   BRIDGE_LABEL,

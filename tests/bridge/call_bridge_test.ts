@@ -13,6 +13,7 @@ import {
 import { proofLineFor, type Rig, startRig } from "./conformance_kit.ts";
 import { serveDemoBridge } from "./demo_bridge.ts";
 import { RawClient } from "./raw_client.ts";
+import { FakeClock } from "../support/fake_clock.ts";
 
 function startWith(handle: BridgeHandler): Promise<Rig> {
   return startRig({
@@ -131,4 +132,40 @@ Deno.test("callBridge() stops waiting when its signal aborts", async () => {
   await held.promise;
   abort.abort(reason);
   await assert.rejects(call, reason);
+});
+
+Deno.test("callBridge() tries again while the bridge is busy, and says busy when it stays so (BRG-11)", async () => {
+  await using rig = await startRig({
+    name: "demo",
+    cap: 3,
+    action: "echo",
+    start: ({ agent, hosting }) => serveDemoBridge(agent, hosting),
+  });
+  const held: RawClient[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const raw = await RawClient.connect(rig.server.addr);
+      held.push(raw);
+      await raw.write(proofLineFor(await raw.challenge(), callerOf(rig, "echo"), rig.agent.key));
+      assert.equal(await raw.readLine(), "proven");
+    }
+    const clock = new FakeClock();
+    const caller = { ...callerOf(rig, "echo"), body: { text: "hi" }, clock };
+    const gaveUp = failureOf(callBridge(rig.server.addr, caller));
+    for (const delay of [25, 100, 400]) {
+      await clock.waitForSleepers(1);
+      await clock.advance(delay);
+    }
+    assert.equal((await gaveUp).code, "busy");
+    const waited = callBridge(rig.server.addr, caller);
+    await clock.waitForSleepers(1);
+    await held[0]!.write('{"text":"first"}\n');
+    assert.deepEqual(JSON.parse((await held[0]!.readLine()) ?? ""), {
+      answer: { text: "first", agentId: rig.agent.id, owner: rig.agent.owner },
+    });
+    await clock.advance(25);
+    assert.deepEqual(await waited, { text: "hi", agentId: rig.agent.id, owner: rig.agent.owner });
+  } finally {
+    for (const raw of held) raw.close();
+  }
 });
