@@ -1,11 +1,9 @@
-import { type Clock, isLinkError, LinkError, logger, SYSTEM_CLOCK } from "../core/base/mod.ts";
+import { type Clock, LinkError, logger, SYSTEM_CLOCK } from "../core/base/mod.ts";
+import { answerUnavailable } from "./answer_unavailable.ts";
 import { writeAll } from "./conn_streams.ts";
 import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 
 const log = logger("door");
-
-/** How long the door keeps reading a caller it answered 503, so the answer is not lost to a reset. */
-const DRAIN_MS = 5_000;
 
 /** Whether the agent behind the door is answering, as the door sees it (PRC-10). */
 export interface DoorActivity {
@@ -124,7 +122,7 @@ class RunningDoor implements Door {
       this.#waking--;
       this.#changed(false);
       if (this.#stop.signal.aborted) return;
-      return await this.#unavailable(conn, err);
+      return await answerUnavailable(conn, err, this.#clock);
     }
     this.#waking--;
     if (this.#stop.signal.aborted) return closeQuietly(upstream);
@@ -189,32 +187,6 @@ class RunningDoor implements Door {
       ended();
       closeQuietly(from);
       closeQuietly(to);
-    }
-  }
-
-  /** Answers a caller the agent could not be woken for: HTTP 503 with the reason. */
-  async #unavailable(conn: Deno.Conn, err: unknown): Promise<void> {
-    const reason = isLinkError(err) ? err.message : "Cannot wake the agent: starting it failed";
-    log.warn("Door cannot reach the agent", { err });
-    const body = new TextEncoder().encode(`${reason}\n`);
-    const head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n" +
-      `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
-    await writeAll(conn, new TextEncoder().encode(head));
-    await writeAll(conn, body);
-    await conn.closeWrite().catch(() => {});
-    await this.#drain(conn);
-  }
-
-  /** Reads what the caller still sends until it hangs up, for a while, so the 503 reaches it. */
-  async #drain(conn: Deno.Conn): Promise<void> {
-    const done = new AbortController();
-    const deadline = this.#clock.sleep(DRAIN_MS, done.signal).then(() => closeQuietly(conn), () => {});
-    const buf = new Uint8Array(16 * 1024);
-    try {
-      while ((await conn.read(buf).catch(() => null)) !== null) { /* discard */ }
-    } finally {
-      done.abort();
-      await deadline;
     }
   }
 

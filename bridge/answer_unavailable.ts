@@ -1,0 +1,40 @@
+import { type Clock, isLinkError, logger } from "../core/base/mod.ts";
+import { writeAll } from "./conn_streams.ts";
+
+const log = logger("door");
+
+/** How long the door keeps reading a caller it answered 503, so the answer is not lost to a reset. */
+const DRAIN_MS = 5_000;
+
+/** Answers a caller the agent could not be woken for: HTTP 503 with the reason, then a lingering close. */
+export async function answerUnavailable(conn: Deno.Conn, err: unknown, clock: Clock): Promise<void> {
+  const reason = isLinkError(err) ? err.message : "Cannot wake the agent: starting it failed";
+  log.warn("Door cannot reach the agent", { err });
+  const body = new TextEncoder().encode(`${reason}\n`);
+  const head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+    `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  await writeAll(conn, new TextEncoder().encode(head));
+  await writeAll(conn, body);
+  await conn.closeWrite().catch(() => {});
+  await drain(conn, clock);
+}
+
+/** Reads what the caller still sends until it hangs up, for a while, so the 503 reaches it. */
+async function drain(conn: Deno.Conn, clock: Clock): Promise<void> {
+  const done = new AbortController();
+  const hangUp = () => {
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  };
+  const deadline = clock.sleep(DRAIN_MS, done.signal).then(hangUp, () => {});
+  const buf = new Uint8Array(16 * 1024);
+  try {
+    while ((await conn.read(buf).catch(() => null)) !== null) { /* discard */ }
+  } finally {
+    done.abort();
+    await deadline;
+  }
+}
