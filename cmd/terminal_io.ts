@@ -15,11 +15,12 @@ export function terminalIo(): Io {
       controller.abort(new Error("interrupted"));
     });
   } catch { /* no signals here */ }
-  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
   let buffer = "";
   let reader: ReadableStreamDefaultReader<string> | undefined;
   const readLine = async (): Promise<string | undefined> => {
-    reader ??= lines.getReader();
+    // Made at the first read, never before: a pipe starts reading stdin at once, which would take
+    // the input of a program this command runs with the terminal's stdin.
+    reader ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
     while (!buffer.includes("\n")) {
       const chunk = await reader.read();
       if (chunk.done) {
