@@ -13,6 +13,9 @@ export const STORE_SOCKET = "store.sock";
 /** How many store calls the bridge holds at once; one more is answered `busy` (BRG-11). */
 export const STORE_BRIDGE_CAP = 16;
 
+/** Longest store call a harness may send: one event with its tool results, never a whole conversation. */
+export const STORE_CALL_MAX_BYTES = 8 * 1024 * 1024;
+
 /** Options for serveStoreBridge: whom it serves, where, and the driver it runs. */
 export interface ServeStoreBridgeOptions extends ServedAgent, BridgeHosting {
   /** The home whose keyring is checked at each call, and where the socket is by default. */
@@ -48,6 +51,7 @@ export async function serveStoreBridge(options: ServeStoreBridgeOptions): Promis
       signal: options.signal,
       name: "store",
       cap: STORE_BRIDGE_CAP,
+      maxBodyBytes: STORE_CALL_MAX_BYTES,
       keyFor,
       handle: (call, conn) => handleStoreCall(store, call, conn),
     });

@@ -22,6 +22,9 @@ export interface BridgeStoreOptions {
  */
 export const BRIDGE_STORE_IN_FLIGHT = 3;
 
+/** Longest answer taken: a long conversation read whole. */
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
 /**
  * The ConversationStore the harness uses when its conversations are kept by a driver outside the
  * sandbox (TRN-14): each operation is one proven call to the agent's store bridge, its action
@@ -41,6 +44,7 @@ export function bridgeStore(options: BridgeStoreOptions): OpenStore {
         action: request.op,
         body: request,
         answer: schema as z.ZodType<z.output<S>>,
+        maxAnswerBytes: MAX_ANSWER_BYTES,
         signal: closed.signal,
       });
     } catch (err) {
