@@ -4,11 +4,12 @@
  */
 import type { Group } from "./command.ts";
 import { agent } from "./agent/mod.ts";
+import { sandbox } from "./sandbox/mod.ts";
 
 /** Every command of `lnk`. */
 export const ROOT: Group = {
   summary: "Link runs your own AI agents on this machine, each in a sandbox",
-  commands: { agent },
+  commands: { agent, sandbox },
 };
 export { runCli } from "./run_cli.ts";
 export type { Command, Group, Io } from "./command.ts";
