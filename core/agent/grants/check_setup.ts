@@ -30,7 +30,7 @@ export class CheckSetup implements AsyncDisposable {
   /** A canary in `dir` (shown inside at `shownAt`, the same unless told), or undefined when `dir` is none. */
   async canary(dir: string, shownAt = dir): Promise<ReadTarget | undefined> {
     if (!(await isDir(dir))) return undefined;
-    const name = `.lnk-check-${this.#tag}`;
+    const name = `.lnk-check-${this.#tag}-${this.#made.length}`;
     const text = `link check ${crypto.randomUUID()}\n`;
     await Deno.writeTextFile(join(dir, name), text, { createNew: true, mode: 0o600 });
     this.#made.push(join(dir, name));

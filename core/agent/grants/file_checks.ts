@@ -151,3 +151,18 @@ async function pathChecks(setup: CheckSetup, home: string, policy: HarnessPolicy
   }
   return checks;
 }
+
+/** chats/ as Link's tools and run's commands see it: never writable, whoever writes it (LAY-7). */
+export async function toolsChatsCheck(setup: CheckSetup, policy: HarnessPolicy): Promise<PlannedCheck> {
+  const source = join(policy.layout.agent, "chats");
+  const shown = join(policy.layout.home, "chats");
+  return reachCheck(
+    setup,
+    "chats/ (as its tools and run's commands see it)",
+    reachOf(policy.spec.files.chats ?? "none"),
+    {
+      reads: [await setup.canary(source, shown)],
+      writes: [await setup.writable(source, shown)],
+    },
+  );
+}

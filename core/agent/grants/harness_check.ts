@@ -3,7 +3,8 @@ import { listAgents } from "../agents.ts";
 import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
 import { CheckSetup } from "./check_setup.ts";
-import { planFileChecks } from "./file_checks.ts";
+import { planFileChecks, toolsChatsCheck } from "./file_checks.ts";
+import type { HarnessPolicy } from "./harness_policy.ts";
 import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
 import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
 import type { CheckRow, PlannedCheck } from "./planned_check.ts";
@@ -41,18 +42,41 @@ export async function harnessCheck(
 ): Promise<HarnessCheck> {
   const others = (await listAgents(ctx)).filter((a) => a.id !== agent.id);
   await using setup = new CheckSetup();
-  await using sandbox = await startHarnessSandbox(ctx, agent, {
-    ...options,
-    command: options.probeCommand ?? roleArgv(["agent", "harness", "probe"]),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const { policy } = sandbox;
-  const checks: PlannedCheck[] = [
-    ...await planFileChecks(setup, ctx.paths, policy, others),
-    ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
-  ];
+  const start = (view: "harness" | "tools") =>
+    startHarnessSandbox(ctx, agent, {
+      ...options,
+      view,
+      command: options.probeCommand ?? roleArgv(["agent", "harness", "probe"]),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    });
+  let rows: CheckRow[];
+  let policy: HarnessPolicy;
+  {
+    await using sandbox = await start("harness");
+    policy = sandbox.policy;
+    rows = await runChecks(sandbox, [
+      ...await planFileChecks(setup, ctx.paths, policy, others),
+      ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
+    ]);
+  }
+  // Link Harness writes chats/ itself; its tools and run's commands, in their own sandboxes, never do.
+  if (policy.folders === "layout" && policy.harnessWritesChats) {
+    await using tools = await start("tools");
+    rows.push(...await runChecks(tools, [await toolsChatsCheck(setup, policy)]));
+  }
+  return {
+    agent: agent.name,
+    harness: agent.harness,
+    network: policy.spec.network.mode,
+    rows,
+    ok: rows.every((r) => r.ok),
+  };
+}
+
+/** Probes from inside one sandbox and judges each check's answers outside. */
+async function runChecks(sandbox: HarnessSandbox, checks: readonly PlannedCheck[]): Promise<CheckRow[]> {
   const answers = await probe(sandbox, checks);
   const rows: CheckRow[] = [];
   let at = 0;
@@ -68,13 +92,7 @@ export async function harnessCheck(
       ...(check.gap ? { gap: true } : {}),
     });
   }
-  return {
-    agent: agent.name,
-    harness: agent.harness,
-    network: policy.spec.network.mode,
-    rows,
-    ok: rows.every((r) => r.ok),
-  };
+  return rows;
 }
 
 /** Hands the probes to the program inside, one line of JSON, and reads its one line back. */

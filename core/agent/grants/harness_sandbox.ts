@@ -44,6 +44,11 @@ export interface HarnessSandboxOptions {
   readonly proxy?: Partial<
     Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">
   >;
+  /**
+   * Whose view of the agent's folders: the harness's (unless told), or its tools' and run's
+   * commands', where chats/ is never writable even for Link Harness (LAY-7).
+   */
+  readonly view?: "harness" | "tools";
   /** The local model servers probed to pick the model; Link's list unless told. */
   readonly modelCandidates?: readonly LocalServer[];
 }
@@ -119,7 +124,7 @@ export async function startHarnessSandbox(
       paths: ctx.paths,
       agent: policy.sandboxAgent,
       folders: policy.folders,
-      harnessWritesChats: policy.harnessWritesChats,
+      harnessWritesChats: options.view === "tools" ? false : policy.harnessWritesChats,
       harnessHome: policy.harnessHome,
       netDir,
       command: options.command,

@@ -56,6 +56,7 @@ sandboxTest(
       ["1.1.1.1:443, ignoring the proxy", "no route", "no route", true],
       ["browser, X11 and D-Bus sockets", "none reachable", "none reachable (7 tried)", true],
       ["model key (OPENROUTER_API_KEY)", "none set", "not set inside", true],
+      ["chats/ (as its tools and run's commands see it)", "read-only", "read-only", true],
     ]);
     const lan = check.rows.filter((r) => /your network/.test(r.check));
     assert.ok(
@@ -197,6 +198,7 @@ sandboxTest(
       "the network as it is (interfaces)",
       "1.1.1.1:443, ignoring the proxy",
       "browser, X11 and D-Bus sockets",
+      "chats/ (as its tools and run's commands see it)",
     ]);
     assert.equal(check.ok, false);
   },
