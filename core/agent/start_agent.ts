@@ -12,7 +12,7 @@ import { blockPorts, isPortFree, randomFreeBlock } from "./ports.ts";
 import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, updateSettings } from "./settings.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
-import { lastServiceError, serviceFailure } from "./roles/service_failure.ts";
+import { lastServiceError, serviceFailure } from "./roles/door/mod.ts";
 
 /** What `lnk agent start` may say besides the agent. */
 export interface StartAgentOptions {

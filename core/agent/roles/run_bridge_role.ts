@@ -16,9 +16,13 @@ import { readKey } from "../keyring.ts";
 import { serviceFor } from "../service_plan.ts";
 import { pickBackend } from "../services/mod.ts";
 import { type AgentSettings, loadSettings } from "../settings.ts";
-import { openAgentDoor } from "./agent_door.ts";
-import { type AgentStarter, childStarter, serviceStarter } from "./agent_starter.ts";
-import { askHarnessBusy } from "./harness_busy.ts";
+import {
+  type AgentStarter,
+  askHarnessBusy,
+  childStarter,
+  openAgentDoor,
+  serviceStarter,
+} from "./door/mod.ts";
 import { roleAgentId } from "./role_flags.ts";
 
 const log = logger("bridge");

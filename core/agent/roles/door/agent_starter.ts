@@ -1,5 +1,5 @@
-import { type RoleProcess, spawnRole } from "../../base/mod.ts";
-import type { ServiceBackend, ServiceDefinition } from "../services/mod.ts";
+import { type RoleProcess, spawnRole } from "../../../base/mod.ts";
+import type { ServiceBackend, ServiceDefinition } from "../../services/mod.ts";
 import { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
 import { lastServiceError, serviceFailure } from "./service_failure.ts";
 

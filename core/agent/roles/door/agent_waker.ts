@@ -1,4 +1,4 @@
-import { LinkError, logger } from "../../base/mod.ts";
+import { LinkError, logger } from "../../../base/mod.ts";
 import type { AgentStarter } from "./agent_starter.ts";
 import { socketAnswers } from "./endpoint_socket.ts";
 

@@ -1,4 +1,4 @@
-import { type Clock, LinkError, SYSTEM_CLOCK } from "../../base/mod.ts";
+import { type Clock, LinkError, SYSTEM_CLOCK } from "../../../base/mod.ts";
 
 /** How long a woken agent's socket may take to answer when its service manager says nothing. */
 const SOCKET_WAIT_MS = 30_000;

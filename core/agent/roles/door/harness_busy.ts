@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { LinkError } from "../../base/mod.ts";
-import { type AskCaller, openEndpoint } from "../../../connections/mod.ts";
+import { LinkError } from "../../../base/mod.ts";
+import { type AskCaller, openEndpoint } from "../../../../connections/mod.ts";
 
 /** Link Harness's route answering whether the agent may sleep (core/harness endpoint's BUSY_PATH). */
 const BUSY_PATH = "/_link/busy";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isLinkError, LinkError } from "../../base/mod.ts";
-import type { ServiceBackend, ServiceNames } from "../services/mod.ts";
+import { isLinkError, LinkError } from "../../../base/mod.ts";
+import type { ServiceBackend, ServiceNames } from "../../services/mod.ts";
 
 const LogEntry = z.looseObject({
   time: z.string(),

@@ -7,7 +7,7 @@ import {
   askHarnessBusy,
   type IdleCheck,
   openAgentDoor,
-} from "../../../../core/agent/roles/mod.ts";
+} from "../../../../core/agent/roles/door/mod.ts";
 import type { AskCaller } from "../../../../connections/mod.ts";
 import type { FakeClock } from "../../../support/mod.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type AgentKey, encodeKey } from "../../../../core/base/mod.ts";
 import { bindKey } from "../../../../core/agent/mod.ts";
-import { type AgentStarter, askHarnessBusy } from "../../../../core/agent/roles/mod.ts";
+import { type AgentStarter, askHarnessBusy } from "../../../../core/agent/roles/door/mod.ts";
 import {
   type HarnessServer,
   type LoadedAgent,

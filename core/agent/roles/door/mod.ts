@@ -1,0 +1,20 @@
+/**
+ * The agent's door as its bridge runs it: its port relayed to the harness's socket (bridge/'s
+ * serveDoor), the agent woken at a connection that finds it asleep or its harness dead (one wake
+ * shared, 503 with the reason when it fails), and let sleep when idle (PRC-10, PRC-11, U-36).
+ * @module
+ */
+/** Opens the door over an agent. */
+export { type AgentDoor, type AgentDoorOptions, openAgentDoor } from "./agent_door.ts";
+/** How the bridge starts and stops its agent: as a service, or as its own child. */
+export { type AgentStarter, childStarter, serviceStarter } from "./agent_starter.ts";
+/** Waking and sleeping, one step at a time. */
+export { AgentWaker, type AgentWakerOptions, type WakeState } from "./agent_waker.ts";
+/** The idle sleep condition (PRC-10). */
+export { type IdleCheck, IdleWatch, type IdleWatchOptions } from "./idle_watch.ts";
+/** Asks the harness whether a turn runs or a background command holds its lock. */
+export { askHarnessBusy, HarnessBusy } from "./harness_busy.ts";
+/** Whether the harness's endpoint socket answers, and waiting until it does. */
+export { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
+/** A failed start, said with the role's own reason from its log. */
+export { lastServiceError, type LoggedError, serviceFailure } from "./service_failure.ts";
