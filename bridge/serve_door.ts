@@ -95,6 +95,7 @@ class RunningDoor implements Door {
   async #accept(): Promise<void> {
     try {
       for await (const conn of this.#listener) {
+        conn.setNoDelay(true); // Nagle would hold each streamed piece of an answer for the caller's ACK
         this.#conns.add(conn);
         const task = this.#serve(conn)
           .catch((err) => log.debug("Door connection ended", { err }))
