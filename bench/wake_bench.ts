@@ -1,0 +1,141 @@
+/**
+ * Wake latency (PRC-13, U-29): the time from a message reaching the door of a sleeping agent (the
+ * caller's connect) to the first byte of its model call at a fake model server (the fake's arrival
+ * time, same clock), p50 and p95 over many wakes, against the same message to the agent awake;
+ * and the processes and resident memory the agent holds asleep and awake.
+ *
+ * The agent runs on Link Harness (`--model-url <fake>/v1`) as real services (the detached
+ * backend) in a temporary home, with `[run] idle_after` short so it falls asleep between wakes.
+ *
+ * Run: `deno run -A bench/wake_bench.ts [wakes]` (or `deno task bench wake`).
+ * @module
+ */
+import { join } from "node:path";
+import { decodeKey, setLogSink } from "../core/base/mod.ts";
+import { openEndpoint } from "../connections/mod.ts";
+import { serveFakeModel } from "../tests/fakes/fake_model.ts";
+import { runJson, type TempHome, tempHome } from "../tests/support/mod.ts";
+import { type ProcessInfo, processTree } from "../tests/core/agent/idle/agent_processes.ts";
+import { logEntries, serviceLog, waitForLog } from "../tests/core/agent/idle/_service_log.ts";
+
+const IDLE_AFTER = "1s";
+
+type Status = { id: string; ports: { endpoint: number }; services: { bridge: { pid?: number } } };
+
+function percentile(times: number[], p: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function line(text: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
+}
+
+/** One message as `lnk agent chat send` sends it; resolves with ms from connect to the model's first byte. */
+async function timeMessage(
+  target: { port: number; id: string; key: Uint8Array },
+  model: Awaited<ReturnType<typeof serveFakeModel>>,
+  thread: string,
+): Promise<number> {
+  const seen = model.requests.length;
+  const start = performance.now();
+  await using endpoint = await openEndpoint({ port: target.port }, {
+    agentId: target.id,
+    agentName: "bench",
+    key: target.key,
+  });
+  const meta = { "link.local/thread": thread };
+  await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+  await endpoint.call("session/prompt", {
+    sessionId: thread,
+    prompt: [{ type: "text", text: "hello" }],
+    _meta: meta,
+  });
+  const request = model.requests[seen];
+  if (!request) throw new Error("the message never reached the model");
+  return request.receivedAt - start;
+}
+
+function summary(processes: ProcessInfo[]): { count: number; rssMiB: number } {
+  return { count: processes.length, rssMiB: processes.reduce((sum, p) => sum + p.rssKb, 0) / 1024 };
+}
+
+async function setUp(home: TempHome, modelUrl: string): Promise<Status> {
+  const created = await runJson<{ id: string; folders: { config: string } }>(
+    ["agent", "create", "bench", "--harness", "link", "--model-url", modelUrl],
+    home,
+  );
+  const spec = join(created.folders.config, "spec.toml");
+  await Deno.writeTextFile(spec, (await Deno.readTextFile(spec)).replace('"5m"', `"${IDLE_AFTER}"`));
+  return await runJson<Status>(["agent", "start"], home);
+}
+
+/** Measures and prints the figures; returns them for callers that want them. */
+export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, number>> {
+  const restore = setLogSink(() => {});
+  await using home = await tempHome();
+  await using model = await serveFakeModel();
+  try {
+    const status = await setUp(home, model.url);
+    const target = {
+      port: status.ports.endpoint,
+      id: status.id,
+      key: decodeKey(await Deno.readTextFile(home.paths.keyFile(status.id))),
+    };
+    const bridgePid = status.services.bridge.pid!;
+    const bridgeLog = serviceLog(home, "bridge", status.id);
+    const asleep = (count: number) => waitForLog(bridgeLog, (e) => e.msg === "Agent asleep", count);
+
+    await timeMessage(target, model, "link:warm");
+    const awakeTimes: number[] = [];
+    for (let i = 0; i < awakeCount; i++) awakeTimes.push(await timeMessage(target, model, `link:awake-${i}`));
+    const awakeTree = await processTree(bridgePid);
+    const awake = summary(awakeTree);
+    const sandboxed = awakeTree.some((p) => p.command.startsWith("bwrap"));
+    if ((await logEntries(bridgeLog, (e) => e.msg === "Agent asleep")).length > 0) {
+      line(`warning: the agent fell asleep during the awake baseline (idle_after ${IDLE_AFTER})`);
+    }
+
+    await asleep(1);
+    const sleeping = summary(await processTree(bridgePid));
+    const wakeTimes: number[] = [];
+    for (let i = 0; i < wakes; i++) {
+      await asleep(i + 1);
+      wakeTimes.push(await timeMessage(target, model, `link:wake-${i}`));
+    }
+    await runJson(["agent", "stop"], home);
+
+    const awakeP50 = percentile(awakeTimes, 50);
+    const awakeP95 = percentile(awakeTimes, 95);
+    const wakeP50 = percentile(wakeTimes, 50);
+    const wakeP95 = percentile(wakeTimes, 95);
+    line(`sandbox ${sandboxed ? "on" : "off"}; Link Harness; idle_after ${IDLE_AFTER}; ${Deno.build.os}`);
+    line(`wakes: ${wakeTimes.map((t) => t.toFixed(0)).join(" ")} ms`);
+    line(`awake (baseline), n=${awakeCount}: p50 ${awakeP50.toFixed(1)} ms, p95 ${awakeP95.toFixed(1)} ms`);
+    line(
+      `held asleep: ${sleeping.count} process(es), ${sleeping.rssMiB.toFixed(1)} MiB RSS ` +
+        `(awake: ${awake.count}, ${awake.rssMiB.toFixed(1)} MiB; ${
+          (sleeping.rssMiB / awake.rssMiB).toFixed(2)
+        }x)`,
+    );
+    line(
+      `wake to the model's first byte, n=${wakes}: p50 ${wakeP50.toFixed(0)} ms (${
+        (wakeP50 / awakeP50).toFixed(1)
+      }x awake), p95 ${wakeP95.toFixed(0)} ms (${(wakeP95 / awakeP95).toFixed(1)}x awake)`,
+    );
+    return {
+      awakeP50,
+      awakeP95,
+      wakeP50,
+      wakeP95,
+      asleepProcesses: sleeping.count,
+      awakeProcesses: awake.count,
+      asleepRssMiB: sleeping.rssMiB,
+      awakeRssMiB: awake.rssMiB,
+    };
+  } finally {
+    restore();
+  }
+}
+
+if (import.meta.main) await main(Number(Deno.args[0] ?? 20));
