@@ -5,8 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { LinkPaths } from "../../core/base/mod.ts";
+import { LinkPaths, roleArgv } from "../../core/base/mod.ts";
 import {
   type FoldersMode,
   parseSandboxSpec,
@@ -17,18 +16,8 @@ import {
   type SandboxPlan,
 } from "../../sandbox/mod.ts";
 
-const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-
-/** The relay role from source, for sandboxes started before `lnk sandbox` is wired into main.ts. */
-export const RELAY_LAUNCHER = [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--cached-only",
-  "--config",
-  CONFIG,
-  fileURLToPath(new URL("./_relay_entry.ts", import.meta.url)),
-];
+/** The relay role as Link starts it inside a sandbox: `lnk sandbox relay` through main.ts. */
+export const RELAY_LAUNCHER: readonly string[] = roleArgv(["sandbox", "relay"]);
 
 /** Why sandboxes cannot run here, or undefined when a real one starts. */
 export const NO_BWRAP: string | undefined = await bwrapProblem();
