@@ -26,7 +26,7 @@ export interface SendChatOptions {
   signal: AbortSignal;
   /** Each piece of the answer as it is written. */
   onText(text: string): void;
-  /** An answer kept from before, printed before the message is sent (LOC-5). */
+  /** An answer kept from before: shown before the message is sent, or after its answer when it was kept meanwhile (LOC-5). */
   onEarlier(text: string): void;
   /** How long a message that joined a running turn waits for its answer. */
   steeredWaitMs?: number;
@@ -58,7 +58,15 @@ export async function sendChat(options: SendChatOptions): Promise<ChatOutcome> {
     const before = await listKept(endpoint, options.thread);
     for (const kept of before) options.onEarlier(kept.answer);
     await ackKept(endpoint, before.map((k) => k.id));
-    return await ask(endpoint, options);
+    const outcome = await ask(endpoint, options);
+    if (outcome.kind === "answered") {
+      // A turn that ended between that look and this message's own turn kept its answer
+      // meanwhile: it is shown now, after this answer, rather than left for the next chat.
+      const meanwhile = await listKept(endpoint, options.thread);
+      for (const kept of meanwhile) options.onEarlier(kept.answer);
+      await ackKept(endpoint, meanwhile.map((k) => k.id));
+    }
+    return outcome;
   } catch (err) {
     if (options.signal.aborted) return { kind: "stopped" };
     throw err;

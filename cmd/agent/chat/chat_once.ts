@@ -8,7 +8,13 @@ import type { ChatTarget } from "./chat_target.ts";
  * each on its own. Returns false when Ctrl-C stopped the wait. A failed answer is an error.
  */
 export async function chatOnce(io: Io, target: ChatTarget, thread: string, text: string): Promise<boolean> {
+  // Each answer is a paragraph of its own: earlier ones, then this one as it streams.
   let wrote = false;
+  let answering = false;
+  const paragraph = (piece: string) => {
+    io.write(wrote ? `\n\n${piece}` : piece);
+    wrote = true;
+  };
   const outcome = await sendChat({
     address: target.address,
     caller: target.caller,
@@ -16,10 +22,14 @@ export async function chatOnce(io: Io, target: ChatTarget, thread: string, text:
     thread,
     text,
     signal: io.signal,
-    onEarlier: (earlier) => io.print(`${earlier}\n`),
+    onEarlier: (earlier) => {
+      answering = false;
+      paragraph(earlier);
+    },
     onText: (piece) => {
-      wrote = true;
-      io.write(piece);
+      if (answering) io.write(piece);
+      else paragraph(piece);
+      answering = true;
     },
   });
   if (wrote) io.write("\n");
