@@ -42,7 +42,7 @@ export async function agentPermissions(
   agent: AgentSettings,
   options: { modelCandidates?: readonly LocalServer[] } = {},
 ): Promise<AgentPermissions> {
-  const policy = await harnessPolicy(ctx.paths, agent);
+  const policy = await harnessPolicy(ctx, agent);
   const wiring = await modelWiring(agent, { env: ctx.env, candidates: options.modelCandidates });
   const layerFlags = policy.layer
     ? Object.entries(policy.layer.flags).flatMap(([flag, value]) =>

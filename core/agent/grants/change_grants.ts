@@ -82,7 +82,7 @@ function valueAt(spec: SandboxSpec, table: readonly string[], key: string): Toml
  */
 async function checkEnforceable(ctx: AgentContext, agent: AgentSettings, text: string, file: string) {
   const spec = parseSandboxSpec(text, file);
-  const policy = await harnessPolicy(ctx.paths, agent);
+  const policy = await harnessPolicy(ctx, agent);
   try {
     planSandbox({
       spec,
@@ -92,6 +92,7 @@ async function checkEnforceable(ctx: AgentContext, agent: AgentSettings, text: s
       folders: policy.folders,
       harnessWritesChats: policy.harnessWritesChats,
       harnessHome: policy.harnessHome,
+      hide: policy.hide,
       command: ["true"],
       system: { bwrap: "bwrap", top: [], secrets: [] },
     });

@@ -12,6 +12,8 @@ import {
   VISIBLE_COLLECTIONS,
 } from "../../../sandbox/mod.ts";
 import { KNOWN } from "../../adapters/mod.ts";
+import { listAgents } from "../agents.ts";
+import type { AgentContext } from "../context.ts";
 import { type AgentLayout, layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
 import { type HarnessLayer, loadHarnessLayer } from "./harness_layer.ts";
@@ -35,6 +37,8 @@ export interface HarnessPolicy {
   readonly sandboxAgent: SandboxAgent;
   /** The harness's home for this agent: writable, its HOME inside. */
   readonly harnessHome: string;
+  /** Other agents' Homes kept outside ~/Link (picked with --files): hidden like the rest of theirs. */
+  readonly hide: readonly string[];
 }
 
 /** One agent's home of its harness (GRT-12): `~/.lnk/agents/<id>/harnesses/<harness>`. */
@@ -48,7 +52,8 @@ export function harnessHomeOf(paths: LinkPaths, agent: AgentSettings): string {
  * (GRT-2). Built from the files each time, never read from a running agent. A missing sandbox file
  * reads as the defaults a new agent gets.
  */
-export async function harnessPolicy(paths: LinkPaths, agent: AgentSettings): Promise<HarnessPolicy> {
+export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Promise<HarnessPolicy> {
+  const paths = ctx.paths;
   const layout = layoutOf(paths, agent);
   const text = (await readTextIfExists(layout.sandboxToml)) ?? DEFAULT_SANDBOX_TOML;
   const agentSpec = parseSandboxSpec(text, layout.sandboxToml);
@@ -66,7 +71,15 @@ export async function harnessPolicy(paths: LinkPaths, agent: AgentSettings): Pro
     layout,
     sandboxAgent: { id: agent.id, name: agent.name, home: layout.home, agentDir: layout.agent },
     harnessHome: harnessHomeOf(paths, agent),
+    hide: await otherHomes(ctx, agent),
   };
+}
+
+async function otherHomes(ctx: AgentContext, agent: AgentSettings): Promise<string[]> {
+  return (await listAgents(ctx))
+    .filter((other) => other.id !== agent.id && other.home !== undefined)
+    .map((other) => layoutOf(ctx.paths, other).home)
+    .filter((home) => home !== ctx.paths.agentFolders && !home.startsWith(`${ctx.paths.agentFolders}/`));
 }
 
 const LEVEL = { none: 0, read: 1, write: 2 } as const;

@@ -86,7 +86,7 @@ export async function startHarnessSandbox(
       },
     );
   }
-  const policy = await harnessPolicy(ctx.paths, agent);
+  const policy = await harnessPolicy(ctx, agent);
   const wiring = await modelWiring(agent, { env: ctx.env, candidates: options.modelCandidates });
   requireUserNamespaces(await checkUserNamespaces());
   await using stack = new AsyncDisposableStack();
@@ -131,6 +131,7 @@ export async function startHarnessSandbox(
       env,
       relays,
       launcher: options.launcher,
+      hide: policy.hide,
     }),
   );
   const process = stack.use(

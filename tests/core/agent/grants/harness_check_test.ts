@@ -203,3 +203,25 @@ sandboxTest(
     assert.equal(check.ok, false);
   },
 );
+
+sandboxTest(
+  "harnessCheck() finds another agent's Home hidden when it is kept outside ~/Link (SBX-21)",
+  async () => {
+    await using home = await tempHome();
+    const elsewhere = join(home.path, "src", "project");
+    const agent = await newAgent(home);
+    await newAgent(home, "other", ["--files", elsewhere]);
+    const check = await grants.harnessCheck(contextOf(home), agent, OPTIONS);
+    assert.deepEqual(check.rows.find((r) => r.check.startsWith("other agents")), {
+      check: "other agents' folders (1 other)",
+      expected: "hidden",
+      result: "hidden",
+      ok: true,
+    });
+    // Nor can a grant show it: `lnk agent allow` refuses, naming the line, before anything is written.
+    await assert.rejects(grants.changeGrants(contextOf(home), agent, { read: [elsewhere] }, "allow"), {
+      name: "LinkError",
+      code: "SANDBOX_REFUSED",
+    });
+  },
+);

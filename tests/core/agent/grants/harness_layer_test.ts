@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { grants } from "../../../../core/agent/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
-import { newAgent } from "./_support.ts";
+import { contextOf, newAgent } from "./_support.ts";
 
 Deno.test("harnessPolicy() is the agent's grants alone when its harness has no layer (GRT-3)", async () => {
   await using home = await tempHome();
   const agent = await newAgent(home);
-  const policy = await grants.harnessPolicy(home.paths, agent);
+  const policy = await grants.harnessPolicy(contextOf(home), agent);
   assert.deepEqual(policy.spec, policy.agentSpec);
   assert.deepEqual(
     [policy.layer, policy.folders, policy.harnessWritesChats, policy.harnessHome],
@@ -35,7 +35,7 @@ Deno.test("harnessPolicy() adds the harness's layer on top, never its hosts, nev
       "",
     ].join("\n"),
   );
-  const policy = await grants.harnessPolicy(home.paths, agent);
+  const policy = await grants.harnessPolicy(contextOf(home), agent);
   assert.deepEqual(policy.layer, {
     path: home.paths.harnessToml("mini"),
     flags: { tcp: ["github.com:22"], port: ["5432"], files: ["instructions=write", "skills=none"] },
@@ -46,7 +46,7 @@ Deno.test("harnessPolicy() adds the harness's layer on top, never its hosts, nev
   assert.deepEqual(policy.spec.files, { ".": "write", instructions: "write", skills: "read", chats: "read" });
   assert.deepEqual(policy.agentSpec.internet.tcp, []);
   // Another harness never gets mini's layer (GRT-2).
-  const other = await grants.harnessPolicy(home.paths, { ...agent, harness: "link" });
+  const other = await grants.harnessPolicy(contextOf(home), { ...agent, harness: "link" });
   assert.deepEqual([other.layer, other.spec.internet.tcp], [undefined, []]);
 });
 
@@ -65,6 +65,6 @@ Deno.test("loadHarnessLayer() names the file, line and key of a bad grant", asyn
 Deno.test("harnessPolicy() shows a harness from outside Link all of Home, and Agent/ not at all (LAY-8)", async () => {
   await using home = await tempHome();
   const agent = await newAgent(home);
-  const policy = await grants.harnessPolicy(home.paths, { ...agent, harness: "hermes" });
+  const policy = await grants.harnessPolicy(contextOf(home), { ...agent, harness: "hermes" });
   assert.deepEqual([policy.folders, policy.harnessWritesChats], ["home", false]);
 });
