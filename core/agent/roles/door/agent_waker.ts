@@ -66,9 +66,13 @@ export class AgentWaker implements AsyncDisposable {
         log.warn("The agent's harness is not answering: starting it again", { agent: this.#options.agentId });
         this.#set("asleep");
       }
-      if (this.#state === "waking") await this.#moving;
-      else if (this.#state === "stopping") await this.#moving.catch(() => {});
-      else await this.wake();
+      if (this.#state === "stopping") {
+        await this.#moving.catch(() => {});
+        continue;
+      }
+      // A wake just ended says its socket answers: no need to try it again.
+      await (this.#state === "waking" ? this.#moving : this.wake());
+      if (this.#state === "awake") return this.#options.socket;
     }
   }
 
