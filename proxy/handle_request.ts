@@ -37,6 +37,7 @@ export async function handleRequest(
   request: RequestHead,
   context: RequestContext,
 ): Promise<boolean> {
+  request = ownBaseUrl(request, context.hostPort);
   const form: Form = request.method === "CONNECT"
     ? "connect"
     : /^https?:\/\//i.test(request.target)
@@ -71,6 +72,18 @@ export async function handleRequest(
   if ("reason" in result) return await refuse(client.conn, result, form, request.method, target);
   log.info("Request forwarded", fields);
   return result.keepAlive;
+}
+
+/**
+ * A client that sends every request through HTTP_PROXY (Deno's fetch, curl) sends one for the
+ * proxy's own base-URL address in absolute form, to the proxy itself: read it as the base-URL
+ * form it is, which the secret in its path still guards, rather than as a forward to loopback.
+ */
+function ownBaseUrl(request: RequestHead, hostPort: number | undefined): RequestHead {
+  if (hostPort === undefined) return request;
+  const own = new RegExp(`^http://(?:127\\.0\\.0\\.1|localhost|\\[::1\\]):${hostPort}(/_link/s/.*)$`, "i");
+  const path = own.exec(request.target)?.[1];
+  return path === undefined ? request : { ...request, target: path };
 }
 
 function admit(request: RequestHead, form: Form, context: RequestContext): Refusal | { target: ProxyTarget } {
