@@ -154,10 +154,14 @@ export class AgentTurns implements AsyncDisposable {
   }
 
   #turn(conversation: string, n: number, keeper: LeaseKeeper): Reception {
-    return { kind: "turn", n, start: (sink) => this.#background(this.#run(conversation, keeper, sink)) };
+    return {
+      kind: "turn",
+      n,
+      start: (sink) => this.#background(this.#run(conversation, keeper, sink, true)),
+    };
   }
 
-  async #run(conversation: string, keeper: LeaseKeeper, sink: TurnSink): Promise<void> {
+  async #run(conversation: string, keeper: LeaseKeeper, sink: TurnSink, fresh = false): Promise<void> {
     const cancel = new AbortController();
     const running = this.#running.get(conversation) ?? new Set();
     this.#running.set(conversation, running.add(cancel));
@@ -170,6 +174,7 @@ export class AgentTurns implements AsyncDisposable {
         stop: this.#stop.signal,
         cancel: cancel.signal,
         take: () => this.#take(conversation),
+        fresh,
       });
     } finally {
       running.delete(cancel);

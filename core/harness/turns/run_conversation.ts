@@ -19,6 +19,8 @@ export interface ConversationRun {
   cancel: AbortSignal;
   /** Takes the lease again (turn.take). */
   take(): Promise<LeaseKeeper | undefined>;
+  /** The log holds every event through the message that started this run (see TurnRun.fresh). */
+  fresh?: boolean;
 }
 
 /**
@@ -33,12 +35,14 @@ export async function runConversation(run: ConversationRun): Promise<void> {
   let keeper: LeaseKeeper | undefined = run.keeper;
   let result: TurnResult | undefined;
   let why = "";
+  let fresh = run.fresh === true;
   try {
     while (keeper) {
       const stop = AbortSignal.any([run.stop, keeper.lost]);
       let ended: TurnEnd;
       try {
-        ended = await runTurn({ agent, events, sink, stop, cancel: run.cancel });
+        ended = await runTurn({ agent, events, sink, stop, cancel: run.cancel, fresh });
+        fresh = false;
       } catch (err) {
         why = run.stop.aborted
           ? "the harness is stopping; the turn is finished when it starts again"

@@ -18,6 +18,11 @@ export interface TurnRun {
   stop: AbortSignal;
   /** The caller cancelled (session/cancel): the turn ends with what it has. */
   cancel: AbortSignal;
+  /**
+   * The log was read through the message this process just wrote on its number, so it holds
+   * every event before it (writers never skip a number): the turn need not read it again first.
+   */
+  fresh?: boolean;
 }
 
 /** How a turn ended: nothing to do, or an end event written at `n`. */
@@ -42,14 +47,14 @@ export type TurnEnd =
  */
 export async function runTurn(run: TurnRun): Promise<TurnEnd> {
   const { agent, events } = run;
-  await events.refresh();
+  if (!run.fresh) await events.refresh();
   const turn = await beginTurn(run);
   if (!turn) return { kind: "idle" };
   const said: string[] = [];
-  for (;;) {
+  for (let step = 0;; step++) {
     run.stop.throwIfAborted();
     if (run.cancel.aborted) return await end(run, turn, said, "cancelled");
-    await events.refresh();
+    if (step > 0) await events.refresh();
     const seen = events.last;
     let reply: ModelReply;
     try {
