@@ -1,6 +1,7 @@
 import { LinkError, logger } from "../../base/mod.ts";
 import { conversationState } from "./conversation_state.ts";
 import { EventLog } from "./event_log.ts";
+import type { ConversationEvent } from "../store/mod.ts";
 import { isLapsed } from "../store/mod.ts";
 import { holderIsDead, sameHolder, thisHolder } from "./lease_holder.ts";
 import { type LeaseKeeper, takeLease } from "./lease_keeper.ts";
@@ -82,7 +83,7 @@ export class AgentTurns implements AsyncDisposable {
     const busy = this.agent.turns.busy;
     if (busy === "join") {
       let keeper = await take();
-      const n = await events.append(event);
+      const n = await appendHolding(events, event, keeper);
       keeper ??= await take();
       if (keeper) return this.#turn(message.conversation, n, keeper);
       this.#background(this.#watch(message.conversation));
@@ -90,7 +91,7 @@ export class AgentTurns implements AsyncDisposable {
     }
     for (;;) {
       const keeper = await take();
-      if (keeper) return this.#turn(message.conversation, await events.append(event), keeper);
+      if (keeper) return this.#turn(message.conversation, await appendHolding(events, event, keeper), keeper);
       if (busy === "refuse") return { kind: "busy" };
       await this.#waitForTurnEnd(message.conversation, signal);
       if (signal?.aborted) throw new LinkError("REFUSED", "Cannot queue the message: its caller went away");
@@ -232,5 +233,19 @@ export class AgentTurns implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.#stop.abort();
     await this.settled();
+  }
+}
+
+/** Appends a message; a lease taken for it is let go again when the message cannot be written. */
+async function appendHolding(
+  events: EventLog,
+  event: ConversationEvent,
+  keeper: LeaseKeeper | undefined,
+): Promise<number> {
+  try {
+    return await events.append(event);
+  } catch (err) {
+    await keeper?.release().catch(() => {});
+    throw err;
   }
 }

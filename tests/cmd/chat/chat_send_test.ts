@@ -25,3 +25,22 @@ Deno.test("lnk agent chat send as a child process prints the answer (LOC-2)", as
   assert.deepEqual(sent, { code: 0, stdout: "Answered.\n", stderr: "" });
   await runJson(["agent", "stop"], home);
 });
+
+Deno.test("a tool-using turn from the terminal: the agent's tool writes in its Home, the answer streams (LOC-2)", async () => {
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { name } = await runJson<{ name: string }>(
+    ["agent", "create", "--model-url", model.url, "--model", "fake-model"],
+    home,
+  );
+  await runJson(["agent", "start"], home);
+  model.replyToolCall("write_file", { path: "note.txt", content: "remember the milk" }, { id: "call-1" });
+  model.reply("I wrote it down in note.txt.");
+  const sent = await runCli(["agent", "chat", "send", "note that I need milk"], home);
+  assert.deepEqual(sent, { code: 0, stdout: "I wrote it down in note.txt.\n", stderr: "" });
+  const note = await Deno.readTextFile(`${home.path}/Link/Agents/${name}/Home/note.txt`);
+  assert.equal(note, "remember the milk");
+  const second = model.requests[1]!.body as { messages: { role: string; tool_call_id?: string }[] };
+  assert.deepEqual(second.messages.at(-1)?.tool_call_id, "call-1");
+  await runJson(["agent", "stop"], home);
+});
