@@ -2,13 +2,13 @@ import { LinkError, logger } from "../../base/mod.ts";
 import { conversationState } from "./conversation_state.ts";
 import { EventLog } from "./event_log.ts";
 import type { ConversationEvent } from "../store/mod.ts";
-import { isLapsed } from "../store/mod.ts";
-import { holderIsDead, sameHolder, thisHolder } from "./lease_holder.ts";
 import { type LeaseKeeper, takeLease } from "./lease_keeper.ts";
 import { CommandLocks } from "./command_locks.ts";
 import { runConversation } from "./run_conversation.ts";
 import type { TurnAgent } from "./turn_agent.ts";
 import { NO_CALLER, type TurnSink } from "./turn_sink.ts";
+import { TurnNudges } from "./turn_nudges.ts";
+import { watchLease } from "./watch_lease.ts";
 
 const log = logger("harness");
 
@@ -41,7 +41,7 @@ export class AgentTurns implements AsyncDisposable {
   #logs = new Map<string, EventLog>();
   #running = new Map<string, Set<AbortController>>();
   #watching = new Set<string>();
-  #nudges = new Map<string, Set<() => void>>();
+  #nudges = new TurnNudges();
   #tasks = new Set<Promise<void>>();
   #stop = new AbortController();
 
@@ -117,16 +117,7 @@ export class AgentTurns implements AsyncDisposable {
 
   /** Resolves at the next turn end in this process for the conversation, after `ms`, or at abort. */
   async waitForChange(conversation: string, ms: number, signal: AbortSignal): Promise<void> {
-    const stop = new AbortController();
-    const any = AbortSignal.any([signal, stop.signal, this.#stop.signal]);
-    const nudged = new Promise<void>((resolve) => {
-      const wake = () => resolve();
-      const set = this.#nudges.get(conversation) ?? new Set();
-      this.#nudges.set(conversation, set.add(wake));
-      any.addEventListener("abort", () => (set.delete(wake), resolve()), { once: true });
-    });
-    await Promise.race([nudged, this.agent.clock.sleep(ms, any).catch(() => {})]);
-    stop.abort();
+    await this.#nudges.wait(conversation, ms, this.agent.clock, AbortSignal.any([signal, this.#stop.signal]));
   }
 
   /**
@@ -180,8 +171,7 @@ export class AgentTurns implements AsyncDisposable {
     } finally {
       running.delete(cancel);
       if (!running.size) this.#running.delete(conversation);
-      for (const wake of this.#nudges.get(conversation) ?? []) wake();
-      this.#nudges.delete(conversation);
+      this.#nudges.wake(conversation);
     }
   }
 
@@ -192,26 +182,15 @@ export class AgentTurns implements AsyncDisposable {
   async #watch(conversation: string): Promise<void> {
     if (this.#watching.has(conversation)) return;
     this.#watching.add(conversation);
-    const { store, clock, turns } = this.agent;
     try {
-      while (!this.#stop.signal.aborted) {
-        if (this.#running.has(conversation)) return; // ours looks again after it lets go
-        const lease = await store.leaseRead(conversation);
-        const now = clock.now();
-        const live = lease && !isLapsed(lease, { nowMs: now, lapseMs: turns.lapseMs }) &&
-          !holderIsDead(lease.holder);
-        if (live && sameHolder(lease.holder, thisHolder())) return; // ours looks again after it lets go
-        if (live) {
-          await clock.sleep(Math.max(1, lease.renewed_at_ms + turns.lapseMs - now), this.#stop.signal);
-          continue;
-        }
-        const events = this.events(conversation);
-        await events.refresh();
-        const state = conversationState(events.events);
-        if (!lease && !state.pending.length && !state.openTurn) return;
-        const keeper = await this.#take(conversation);
-        if (keeper) return await this.#run(conversation, keeper, NO_CALLER);
-      }
+      await watchLease({
+        agent: this.agent,
+        events: this.events(conversation),
+        runningHere: () => this.#running.has(conversation),
+        take: () => this.#take(conversation),
+        run: (keeper) => this.#run(conversation, keeper, NO_CALLER),
+        signal: this.#stop.signal,
+      });
     } catch (err) {
       if (!this.#stop.signal.aborted) {
         log.error("Cannot finish a conversation's turn", { conversation, error: err });
