@@ -12,7 +12,13 @@ import { blockPorts, isPortFree, randomFreeBlock } from "./ports.ts";
 import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, updateSettings } from "./settings.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
-import { lastServiceError, serviceFailure } from "./roles/door/mod.ts";
+import { firstServiceError, serviceFailure } from "./roles/door/mod.ts";
+import {
+  checkUserNamespaces,
+  offerBwrapProfile,
+  type ProfileConsent,
+  requireUserNamespaces,
+} from "../../sandbox/mod.ts";
 
 /** What `lnk agent start` may say besides the agent. */
 export interface StartAgentOptions {
@@ -23,6 +29,13 @@ export interface StartAgentOptions {
    * (`lnk agent start --foreground`); the agent is stopped when it does.
    */
   foreground?: AbortSignal;
+  /**
+   * Asks a person at a terminal to install the AppArmor profile for bubblewrap when AppArmor blocks
+   * user namespaces (SBX-3); without it such a start fails with the reason.
+   */
+  consent?: ProfileConsent;
+  /** Where /proc is read to check user namespaces; tests point it at a fake one. */
+  procRoot?: string;
 }
 
 /**
@@ -57,6 +70,12 @@ export async function startAgent(
     );
     return current;
   }
+  if (agent.sandbox.enabled) {
+    // Before any service starts: the agent's service has no terminal to ask in (SBX-3).
+    const found = await checkUserNamespaces({ procRoot: options.procRoot });
+    if (options.consent) await offerBwrapProfile(found, options.consent);
+    else requireUserNamespaces(found);
+  }
   const backend = await pickBackend(ctx.paths, ctx.env);
   await backend.stop(serviceNames("bridge", agent.id));
   await backend.stop(serviceNames("agent", agent.id));
@@ -76,7 +95,7 @@ export async function startAgent(
     throw serviceFailure(
       err,
       `Cannot start agent "${agent.name}"`,
-      await lastServiceError(backend, names, sinceMs),
+      await firstServiceError(backend, names, sinceMs),
     );
   }
   return await agentStatus(ctx, agent);

@@ -1,7 +1,7 @@
 import { type RoleProcess, spawnRole } from "../../../base/mod.ts";
 import type { ServiceBackend, ServiceDefinition } from "../../services/mod.ts";
 import { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
-import { lastServiceError, serviceFailure } from "./service_failure.ts";
+import { firstServiceError, serviceFailure } from "./service_failure.ts";
 
 /** How the bridge starts and stops its agent (`lnk agent run`): as a service, or as its own child. */
 export interface AgentStarter extends AsyncDisposable {
@@ -32,7 +32,7 @@ export function serviceStarter(
         const started = await backend.start(service);
         if (started.ready.socket !== options.socket) await waitForSocket(options.socket, { signal });
       } catch (err) {
-        const logged = await lastServiceError(backend, names, sinceMs);
+        const logged = await firstServiceError(backend, names, sinceMs);
         throw serviceFailure(err, `Cannot wake agent "${options.agentName}"`, logged);
       }
     },

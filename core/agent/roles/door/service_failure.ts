@@ -9,14 +9,17 @@ const LogEntry = z.looseObject({
   hint: z.string().optional(),
 });
 
-/** The last error a service logged at or after `sinceMs`: what a role says before it exits. */
-export async function lastServiceError(
+/**
+ * The first error a service logged at or after `sinceMs`: what failed first (a harness that could
+ * not start, say), before the roles above it said they could not start either.
+ */
+export async function firstServiceError(
   backend: ServiceBackend,
   names: ServiceNames,
   sinceMs: number,
 ): Promise<LoggedError | undefined> {
-  const text = await backend.logs(names, 50).catch(() => "");
-  for (const line of text.split("\n").reverse()) {
+  const text = await backend.logs(names, 100).catch(() => "");
+  for (const line of text.split("\n")) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -24,14 +27,13 @@ export async function lastServiceError(
       continue;
     }
     const entry = LogEntry.safeParse(parsed);
-    if (!entry.success) continue;
-    if (Date.parse(entry.data.time) < sinceMs) return undefined;
-    if (entry.data.level === "error") return { message: entry.data.msg, hint: entry.data.hint };
+    if (!entry.success || entry.data.level !== "error" || Date.parse(entry.data.time) < sinceMs) continue;
+    return { message: entry.data.msg, hint: entry.data.hint };
   }
   return undefined;
 }
 
-/** What a role said of its failure: its last error line's message and hint. */
+/** What a role said of its failure: its error line's message and hint. */
 export interface LoggedError {
   message: string;
   hint?: string;

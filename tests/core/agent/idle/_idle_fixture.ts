@@ -115,12 +115,13 @@ export function miniAgent(
   return async (req) => new URL(req.url).pathname === "/stall" ? stalled.respond() : await mini(req);
 }
 
-/** A door in this process over an agent in this process, on a fake clock, started awake. */
+/** A door in this process over an agent in this process, on a fake clock, started awake unless told. */
 export async function doorOver<S extends AgentStarter>(
   dir: string,
   clock: FakeClock,
   agent: (socket: string) => S,
   caller: Omit<AskCaller, "key"> & { key?: AgentKey },
+  options: { awake?: boolean } = {},
 ): Promise<{ door: AgentDoor; agent: S; checks: CheckLog; caller: AskCaller }> {
   const socket = join(dir, "endpoint.sock");
   const starter = agent(socket);
@@ -136,7 +137,7 @@ export async function doorOver<S extends AgentStarter>(
     clock,
     onCheck: checks.record,
   });
-  await door.wake();
+  if (options.awake ?? true) await door.wake();
   return { door, agent: starter, checks, caller: full };
 }
 

@@ -16,8 +16,8 @@ import {
 const ID = "a1b2c3d4";
 const MINUTE = 60_000;
 
-/** A door on a fake clock over the mini harness in this process, started awake. */
-async function miniDoor() {
+/** A door on a fake clock over the mini harness in this process, started awake unless told. */
+async function miniDoor(options: { awake?: boolean } = {}) {
   const dir = await Deno.makeTempDir({ prefix: "lnk-idle-" });
   const clock = new FakeClock();
   const key = newAgentKey();
@@ -27,8 +27,9 @@ async function miniDoor() {
     clock,
     (socket) => new InProcessAgent(socket, miniAgent(ID, key, stalled)),
     { agentId: ID, agentName: "work", key },
+    options,
   );
-  await clock.waitForSleepers(1);
+  if (options.awake ?? true) await clock.waitForSleepers(1);
   return {
     ...opened,
     clock,
@@ -124,4 +125,15 @@ Deno.test("an idle keep-alive connection between answers does not keep the agent
   assert.equal(await t.checks.next(), "sleep");
   await untilState(t.door, "asleep");
   await assert.rejects(endpoint.call("session/new", { cwd: "/", mcpServers: [] }));
+});
+
+Deno.test("an agent woken long after its door's last traffic is given its whole idle_after from the wake", async () => {
+  await using t = await miniDoor({ awake: false });
+  await t.clock.advance(10 * MINUTE);
+  await t.door.wake();
+  await t.clock.waitForSleepers(1);
+  await t.clock.advance(IDLE_AFTER_MS - 1);
+  assert.deepEqual({ state: t.door.state, checks: t.checks.seen }, { state: "awake", checks: [] });
+  await t.clock.advance(1);
+  assert.equal(await t.checks.next(), "sleep");
 });

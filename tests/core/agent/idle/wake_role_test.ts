@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { decodeKey } from "../../../../core/base/mod.ts";
 import { services } from "../../../../core/agent/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
-import { runJson, type TempHome, tempHome } from "../../../support/mod.ts";
+import { runCli, runJson, type TempHome, tempHome } from "../../../support/mod.ts";
 import { childProcesses, processesNaming } from "./agent_processes.ts";
 import { logEntries, serviceLog, waitForLog } from "./_service_log.ts";
 
@@ -121,4 +121,22 @@ Deno.test("a wake that fails answers 503 with the reason the agent gave, and the
     state: "asleep",
     bridge: started.services.bridge,
   });
+});
+
+Deno.test("lnk agent start says why the agent could not wake, with the harness's own hint, and leaves nothing running", async () => {
+  await using home = await tempHome();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${closed.addr.port}/v1`;
+  closed.close(); // a model server that is not there: Link Harness cannot pick a model at start
+  await runJson(["agent", "create", "work", "--harness", "link", "--model-url", url], home);
+  const result = await runCli(["agent", "start"], home);
+  assert.deepEqual(result, {
+    code: 1,
+    stdout: "",
+    stderr: `error: Cannot start agent "work": Cannot wake agent "work": Cannot pick a model at "${url}": ` +
+      "none is named and none is listed there\n  hint: Name the model with --model\n",
+  });
+  const status = await runJson<Status>(["agent", "status"], home);
+  assert.equal(status.state, "stopped");
+  assert.deepEqual(await processesNaming(status.id), []);
 });
