@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { Spec } from "../../agent/mod.ts";
+import { SandboxSpec } from "../../../sandbox/mod.ts";
 
 /** One agent as handed to `lnk harness serve`: what the mini harness takes, and more when known. */
 export const ServedAgentInput = z.strictObject({
@@ -15,6 +17,22 @@ export const ServedAgentInput = z.strictObject({
   folders: z.strictObject({ agent: z.string(), home: z.string() }).optional(),
   /** The store bridge's socket, when a driver outside the sandbox keeps the conversations (TRN-14). */
   store: z.strictObject({ socket: z.string() }).optional(),
+  /**
+   * The agent's spec (Config/spec.toml) as read outside: [turns], [model] context and store. This
+   * and the fields below are handed over by the agent role because the sandbox hides ~/.lnk and
+   * Config/; each is read from the agent's files when not given.
+   */
+  spec: Spec.optional(),
+  /** The agent's grants (Config/sandbox.toml) its tools hold: [files] and [commands] (SBX-20). */
+  grants: SandboxSpec.optional(),
+  /**
+   * The model as reached from where the harness runs: the proxy's base-URL form, with the
+   * placeholder as the key when the proxy adds the real one (SBX-16), or a loopback port relayed
+   * into the sandbox for a model on this machine.
+   */
+  model: z.strictObject({ baseUrl: z.string(), model: z.string(), key: z.string().optional() }).optional(),
+  /** The proxy's base-URL form for web_fetch, `http://127.0.0.1:<port>/_link/s/<secret>/`. */
+  proxy: z.strictObject({ url: z.string() }).optional(),
 });
 export type ServedAgentInput = z.infer<typeof ServedAgentInput>;
 

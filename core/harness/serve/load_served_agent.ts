@@ -1,12 +1,20 @@
 import { join } from "node:path";
-import { type AgentKey, type Clock, decodeKey, type LinkPaths, SYSTEM_CLOCK } from "../../base/mod.ts";
-import { layoutOf, loadAgentConfig, loadSettings } from "../../agent/mod.ts";
+import {
+  type AgentKey,
+  type Clock,
+  decodeKey,
+  type LinkPaths,
+  Secret,
+  SYSTEM_CLOCK,
+} from "../../base/mod.ts";
+import { layoutOf, loadAgentConfig, loadSettings, type Spec } from "../../agent/mod.ts";
+import type { SandboxSpec } from "../../../sandbox/mod.ts";
 import { resolveModel } from "../model/mod.ts";
 import { bridgeStore, filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
 import { buildSystemPrompt } from "../prompt/mod.ts";
 import { type AgentFolders, builtinTools } from "../tools/mod.ts";
 import { KeptAnswers } from "../turns/kept_answers.ts";
-import { DEFAULT_CONTEXT_TOKENS, type TurnAgent } from "../turns/turn_agent.ts";
+import { DEFAULT_CONTEXT_TOKENS, type TurnAgent, type TurnModel } from "../turns/turn_agent.ts";
 import { turnSettingsOf } from "../turns/turn_settings.ts";
 import type { ServedAgentInput } from "./harness_input.ts";
 import { harnessTurnTools } from "./harness_tools.ts";
@@ -33,11 +41,7 @@ export async function loadServedAgent(
   options: { paths: LinkPaths; env: { get(name: string): string | undefined }; clock?: Clock },
 ): Promise<LoadedAgent> {
   const clock = options.clock ?? SYSTEM_CLOCK;
-  const settings = await loadSettings(options.paths, input.id);
-  const { spec, sandbox } = await loadAgentConfig(options.paths, settings);
-  const layout = layoutOf(options.paths, settings);
-  const folders = input.folders ?? { agent: layout.agent, home: layout.home };
-  const owner = input.owner ?? settings.owner;
+  const { name, owner, folders, spec, sandbox, model } = await agentFiles(input, options);
   const chats = join(folders.agent, "chats");
   // A driver outside keeps the conversations when the agent role hands the store bridge (TRN-14).
   const store = input.store
@@ -45,7 +49,6 @@ export async function loadServedAgent(
     : spec.model.store === "sqlite"
     ? sqliteStore(join(chats, "conversations.sqlite"))
     : filesStore(chats);
-  const model = await resolveModel({ model: settings.model, modelUrl: settings.model_url, env: options.env });
   const toolFolders: AgentFolders = {
     home: folders.home,
     instructions: join(folders.agent, "instructions"),
@@ -59,19 +62,59 @@ export async function loadServedAgent(
     folders: toolFolders,
     grants: sandbox,
     clock,
+    proxy: input.proxy,
   }, store);
   const agent: TurnAgent = {
     id: input.id,
     owner,
-    name: settings.name,
+    name,
     store,
     kept: new KeptAnswers(keptDir(folders.agent)),
-    model: { baseUrl: model.baseUrl, model: model.model, key: model.key },
+    model,
     tools,
-    system: await buildSystemPrompt({ folders: toolFolders, agentName: settings.name, files: sandbox.files }),
+    system: await buildSystemPrompt({ folders: toolFolders, agentName: name, files: sandbox.files }),
     turns: turnSettingsOf(spec),
     contextTokens: spec.model.context ?? DEFAULT_CONTEXT_TOKENS,
     clock,
   };
   return { agent, key: decodeKey(input.key), store };
+}
+
+/** What the agent's files say: its settings, spec, grants and model. */
+interface AgentFiles {
+  name: string;
+  owner: string;
+  folders: { agent: string; home: string };
+  spec: Spec;
+  sandbox: SandboxSpec;
+  model: TurnModel;
+}
+
+/**
+ * The agent's files as the harness needs them: what the agent role handed over (inside the
+ * sandbox, which hides ~/.lnk and Config/), else read here.
+ */
+async function agentFiles(
+  input: ServedAgentInput,
+  options: { paths: LinkPaths; env: { get(name: string): string | undefined } },
+): Promise<AgentFiles> {
+  const { owner, folders, spec, grants, model } = input;
+  if (owner && folders && spec && grants && model) {
+    const key = model.key === undefined ? undefined : new Secret(model.key);
+    return { name: input.name, owner, folders, spec, sandbox: grants, model: { ...model, key } };
+  }
+  const settings = await loadSettings(options.paths, input.id);
+  const config = await loadAgentConfig(options.paths, settings);
+  const layout = layoutOf(options.paths, settings);
+  const resolved = model
+    ? { ...model, key: model.key === undefined ? undefined : new Secret(model.key) }
+    : await resolveModel({ model: settings.model, modelUrl: settings.model_url, env: options.env });
+  return {
+    name: settings.name,
+    owner: owner ?? settings.owner,
+    folders: folders ?? { agent: layout.agent, home: layout.home },
+    spec: spec ?? config.spec,
+    sandbox: grants ?? config.sandbox,
+    model: { baseUrl: resolved.baseUrl, model: resolved.model, key: resolved.key },
+  };
 }
