@@ -4,6 +4,9 @@ import { closeInheritedFds } from "./inherited_fds.ts";
 
 type Stdio = "inherit" | "piped" | "null";
 
+/** util-linux's setsid: it execs the program in place, keeping its pid, when not a group leader. */
+const SETSID = "setsid";
+
 /** How a sandbox's standard streams are wired, and when it stops. */
 export interface RunSandboxedOptions {
   stdin?: Stdio;
@@ -11,6 +14,12 @@ export interface RunSandboxedOptions {
   stderr?: Stdio;
   /** Stops the sandbox (as stop()) when it aborts. */
   signal?: AbortSignal;
+  /**
+   * Starts bubblewrap in a session of its own (`setsid`), so a signal to the caller's process
+   * group (its service being stopped) reaches the program only through stop(), which lets it end
+   * cleanly, never by bubblewrap dying under it; --die-with-parent still ends it with the caller.
+   */
+  ownSession?: boolean;
   /** How long stop() waits after SIGTERM before killing; 5 s unless told. */
   graceMs?: number;
   clock?: Clock;
@@ -39,7 +48,7 @@ export async function runSandboxed(
 ): Promise<SandboxProcess> {
   for (const dir of plan.ensureDirs) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   closeInheritedFds();
-  const [program, ...args] = plan.argv;
+  const [program, ...args] = options.ownSession ? [SETSID, ...plan.argv] : plan.argv;
   const child = new Deno.Command(program!, {
     args,
     clearEnv: true,
