@@ -1,5 +1,6 @@
 import { LinkError } from "../../core/base/mod.ts";
 import { resolveAgent, startAgent } from "../../core/agent/mod.ts";
+import { runWithInput } from "../../sandbox/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -32,6 +33,10 @@ export const start: Command = {
     const status = await startAgent(ctx, await resolveAgent(ctx, flags.string("agent")), {
       sandbox,
       foreground,
+      // A person at a terminal is offered AppArmor's profile for bubblewrap alone (SBX-3).
+      consent: io.isTerminal
+        ? { ask: (q) => io.ask(q), note: (t) => io.note(t), run: runWithInput }
+        : undefined,
     });
     if (foreground) io.print(flags.bool("json") ? status : `Stopped "${status.name}"`);
     else io.print(flags.bool("json") ? status : `Started "${status.name}"\n${statusText(status)}`);

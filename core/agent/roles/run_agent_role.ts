@@ -1,65 +1,85 @@
 import { join } from "node:path";
-import {
-  announceReady,
-  encodeKey,
-  homeFrom,
-  LinkError,
-  LinkPaths,
-  logger,
-  spawnRole,
-} from "../../base/mod.ts";
+import { type AgentKey, announceReady, LinkError, logger } from "../../base/mod.ts";
 import { loadAgentConfig } from "../agent_config.ts";
-import { storeSocketPath } from "../bridges/mod.ts";
+import { type AgentContext, agentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
-import { loadSettings } from "../settings.ts";
+import { loadMachine } from "../machine.ts";
+import { type AgentSettings, loadSettings } from "../settings.ts";
+import { type HarnessProcess, startPlainHarness } from "./harness_process.ts";
 import { roleAgentId } from "./role_flags.ts";
+import { type SandboxedHarnessOptions, startSandboxedHarness } from "./sandboxed_harness.ts";
 
 const log = logger("agent");
 
-/** The harness role each harness runs as. */
-function harnessRole(harness: string, socket: string): string[] {
-  if (harness === "link") return ["harness", "serve", "--socket", socket];
-  if (harness === "mini") return ["harness", "mini", "--socket", socket];
-  throw new LinkError("HARNESS_MISSING", `Cannot run harness "${harness}": its adapter is not wired yet`);
-}
+/** What the agent role runs with besides its flags; tests run it in-process with fakes. */
+export type AgentRoleOptions = Omit<SandboxedHarnessOptions, "spec" | "signal"> & {
+  /** The role's environment (HOME picks the paths); this process's unless told. */
+  readonly env?: AgentContext["env"];
+};
 
 /**
- * `lnk agent run --agent <id>`: the agent's service. Starts its harness (in its sandbox once that
- * lands) with the agent's key, says it is ready when the harness is, and ends with it.
+ * `lnk agent run --agent <id>`: the agent's service. Starts its harness with the agent's key, in
+ * its sandbox behind its own proxy unless its sandbox is off (`--no-sandbox`, GRT-6), says it is
+ * ready when the harness is, and ends with it. There is no terminal here: a machine that cannot
+ * make the sandbox fails the start with the reason, never a fallback to no sandbox (SBX-3).
  */
-export async function runAgentRole(args: string[], signal: AbortSignal): Promise<number> {
+export async function runAgentRole(
+  args: string[],
+  signal: AbortSignal,
+  options: AgentRoleOptions = {},
+): Promise<number> {
   const id = roleAgentId(args);
-  const paths = new LinkPaths(homeFrom(Deno.env));
-  const settings = await loadSettings(paths, id);
-  const key = await readKey(paths, id);
+  const ctx = agentContext(options.env ?? Deno.env);
+  const settings = await loadSettings(ctx.paths, id);
+  const key = await readKey(ctx.paths, id);
   if (!key) {
     throw new LinkError("AGENT_NOT_RUNNING", `Cannot run agent "${settings.name}": it has no key bound`, {
       hint: "Start it with `lnk agent start`",
     });
   }
-  const socket = join(paths.net(id), "endpoint.sock");
-  const { spec } = await loadAgentConfig(paths, settings);
-  // Link Harness asks the store bridge when a driver outside keeps its conversations (TRN-14).
-  const store = settings.harness === "link" && spec.model.store !== "files"
-    ? { store: { socket: storeSocketPath(paths, id) } }
-    : {};
-  const input = JSON.stringify({ agents: [{ id, name: settings.name, key: encodeKey(key), ...store }] });
-  const harness = await spawnRole(harnessRole(settings.harness, socket), {
-    input: `${input}\n`,
-    stderr: "inherit",
+  const socket = join(ctx.paths.net(id), "endpoint.sock");
+  await using harness = await startHarness(ctx, settings, key, { ...options, signal, socket });
+  log.info("Agent started", {
+    agent: id,
+    harness: settings.harness,
+    pid: harness.pid,
+    sandboxed: harness.sandboxed,
+    proxied: harness.proxied,
   });
-  log.info("Agent started", { agent: id, harness: settings.harness, pid: harness.pid });
-  announceReady({ socket, harnessPid: harness.pid });
-  const stopped = new Promise<"stopped">((resolve) =>
-    signal.addEventListener("abort", () => resolve("stopped"), { once: true })
-  );
-  const outcome = await Promise.race([harness.child.status, stopped]);
+  announceReady({ socket, harnessPid: harness.pid, sandboxed: harness.sandboxed });
+  const stopped = new Promise<"stopped">((resolve) => {
+    if (signal.aborted) resolve("stopped");
+    signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+  });
+  const outcome = await Promise.race([harness.status, stopped]);
+  await harness.stop();
   if (outcome === "stopped") {
-    await harness.stop();
     log.info("Agent stopped", { agent: id });
     return 0;
   }
   log.error("Harness exited unbidden", { agent: id, code: outcome.code });
-  await harness.stop();
   return 1;
+}
+
+/** The harness in its sandbox, or a plain child when the agent's sandbox is off and the machine allows it. */
+async function startHarness(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  key: AgentKey,
+  options: AgentRoleOptions & { signal: AbortSignal; socket: string },
+): Promise<HarnessProcess> {
+  const { spec } = await loadAgentConfig(ctx.paths, agent);
+  if (agent.sandbox.enabled) return await startSandboxedHarness(ctx, agent, key, { ...options, spec });
+  // Checked at every start, so a service left from before `unsandboxed = false` never runs (GRT-10).
+  if (!(await loadMachine(ctx.paths)).unsandboxed) {
+    throw new LinkError(
+      "SANDBOX_REFUSED",
+      `Cannot run agent "${agent.name}" without a sandbox: this machine refuses it`,
+      {
+        hint: "machine.toml says `unsandboxed = false`; run `lnk agent start --sandbox` to run it sandboxed",
+      },
+    );
+  }
+  const netDir = ctx.paths.net(agent.id);
+  return await startPlainHarness(agent, key, { paths: ctx.paths, spec, socket: options.socket, netDir });
 }
