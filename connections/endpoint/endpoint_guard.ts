@@ -28,6 +28,7 @@ export class EndpointGuard {
   #keyFor: (agentId: string) => AgentKey | undefined;
   #clock: Clock;
   #issued = new Map<string, { agentId: string; at: number }>();
+  #held = new Set<string>();
 
   constructor(options: EndpointGuardOptions) {
     this.#keyFor = options.keyFor;
@@ -63,13 +64,28 @@ export class EndpointGuard {
     return { "Link-Challenge": challenge };
   }
 
+  /**
+   * Holds a challenge handed out at the head of an answer that takes long (a streamed turn, a
+   * long wait): the caller can use it only once the answer ends, so its time starts again then,
+   * when the returned function is called.
+   */
+  hold(challenge: string): () => void {
+    this.#held.add(challenge);
+    return () => {
+      this.#held.delete(challenge);
+      const issued = this.#issued.get(challenge);
+      if (issued) issued.at = this.#clock.now();
+    };
+  }
+
   /** Checks a request's `Link-Proof: <challenge> <proof>`; the challenge is spent either way. */
   verify(req: Request): { ok: true; agentId: string } | { ok: false; reason: string } {
     const [challenge = "", proof = ""] = (req.headers.get("link-proof") ?? "").split(" ");
     const agentId = req.headers.get("link-agent-id") ?? "";
     const issued = this.#issued.get(challenge);
+    const held = this.#held.delete(challenge);
     this.#issued.delete(challenge);
-    if (!issued || this.#clock.now() - issued.at > CHALLENGE_TTL_MS) {
+    if (!issued || (!held && this.#clock.now() - issued.at > CHALLENGE_TTL_MS)) {
       return { ok: false, reason: "no live challenge" };
     }
     if (issued.agentId !== agentId) return { ok: false, reason: "the challenge was for another agent" };
@@ -82,6 +98,8 @@ export class EndpointGuard {
 
   #sweep(): void {
     const now = this.#clock.now();
-    for (const [c, { at }] of this.#issued) if (now - at > CHALLENGE_TTL_MS) this.#issued.delete(c);
+    for (const [c, { at }] of this.#issued) {
+      if (now - at > CHALLENGE_TTL_MS && !this.#held.has(c)) this.#issued.delete(c);
+    }
   }
 }

@@ -22,6 +22,7 @@ export async function acpRoute(
   rpc: AcpRequest,
   req: Request,
   next: Record<string, string>,
+  hold: () => () => void,
 ): Promise<Response> {
   const id = rpc.id ?? null;
   switch (rpc.method) {
@@ -34,7 +35,7 @@ export async function acpRoute(
       return ndjson([{ jsonrpc: "2.0", id, result: { sessionId: thread } }], next);
     }
     case "session/prompt":
-      return await prompt(served, rpc, req, next);
+      return await prompt(served, rpc, req, next, hold);
     case "session/cancel": {
       const params = SessionCancelParams.safeParse(rpc.params);
       if (!params.success) return invalid(id, params.error.message, next);
@@ -61,6 +62,7 @@ async function prompt(
   rpc: AcpRequest,
   req: Request,
   next: Record<string, string>,
+  hold: () => () => void,
 ): Promise<Response> {
   const params = SessionPromptParams.safeParse(rpc.params);
   if (!params.success) return invalid(rpc.id ?? null, params.error.message, next);
@@ -89,7 +91,7 @@ async function prompt(
       hint: "Send the message again once the answer comes",
     }, next);
   }
-  const sink = new NdjsonSink(rpc.id ?? null, sessionId, { headers: next });
+  const sink = new NdjsonSink(rpc.id ?? null, sessionId, { headers: next, onEnd: hold() });
   reception.start(sink);
   return sink.response;
 }

@@ -45,8 +45,12 @@ export function harnessHandler(
       }, {});
     }
     const next = guard.nextChallenge(proved.agentId);
+    // An answer that takes long holds its caller's next challenge until it ends.
+    const hold = () => guard.hold(next["Link-Challenge"]!);
     try {
-      if (req.method === "GET" && url.pathname === RECOVER_PATH) return await recoverRoute(served, req, next);
+      if (req.method === "GET" && url.pathname === RECOVER_PATH) {
+        return await recoverRoute(served, req, next, hold);
+      }
       if (req.method === "GET" && url.pathname === BUSY_PATH) return busyRoute(served, next);
       if (req.method === "POST" && url.pathname === RECOVER_ACK_PATH) {
         return await recoverAckRoute(served, req, next);
@@ -54,7 +58,7 @@ export function harnessHandler(
       if (req.method !== "POST" || url.pathname !== "/acp") return new Response("Not found", { status: 404 });
       const rpc = AcpRequest.safeParse(await req.json().catch(() => undefined));
       if (!rpc.success) return errorResponse(400, { code: "invalid", message: "Not an ACP request" }, next);
-      return await acpRoute(served, rpc.data, req, next);
+      return await acpRoute(served, rpc.data, req, next, hold);
     } catch (err) {
       log.error("Cannot answer a request", { agent: served.turns.agent.id, path: url.pathname, error: err });
       return errorResponse(500, {

@@ -16,14 +16,16 @@ export class NdjsonSink implements TurnSink {
   #open = true;
   #id: number | string | null;
   #sessionId: string;
+  #onEnd: (() => void) | undefined;
 
   constructor(
     id: number | string | null,
     sessionId: string,
-    options: { headers: Record<string, string> },
+    options: { headers: Record<string, string>; onEnd?: () => void },
   ) {
     this.#id = id;
     this.#sessionId = sessionId;
+    this.#onEnd = options.onEnd;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => void (this.#controller = controller),
       cancel: () => void (this.#open = false),
@@ -61,6 +63,8 @@ export class NdjsonSink implements TurnSink {
   }
 
   end(result: TurnResult): void {
+    this.#onEnd?.();
+    this.#onEnd = undefined;
     const { error, ...rest } = result;
     this.#send({
       jsonrpc: "2.0",

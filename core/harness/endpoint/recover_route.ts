@@ -22,6 +22,7 @@ export async function recoverRoute(
   served: ServedAgent,
   req: Request,
   next: Record<string, string>,
+  hold: () => () => void,
 ): Promise<Response> {
   const url = new URL(req.url, "http://endpoint");
   const conversation = url.searchParams.get("conversation") ?? undefined;
@@ -30,6 +31,7 @@ export async function recoverRoute(
   const { kept } = served.turns.agent;
   let list = await kept.list(conversation);
   if (wait > 0 && conversation !== undefined) {
+    using _held = { [Symbol.dispose]: hold() };
     const deadline = served.turns.agent.clock.now() + wait;
     while (!list.some((k) => !known.has(k.id)) && !req.signal.aborted && !served.turns.stopped) {
       if (await served.turns.idle(conversation)) {

@@ -36,7 +36,7 @@ export async function serveHarness(options: ServeHarnessOptions): Promise<Harnes
   await Deno.remove(options.socket).catch(() => {});
   const server = Deno.serve(
     { path: options.socket, transport: "unix", onListen() {} },
-    harnessHandler(served),
+    harnessHandler(served, { clock: options.agents[0]?.agent.clock }),
   );
   let stopping: Promise<void> | undefined;
   const shutdown = () =>

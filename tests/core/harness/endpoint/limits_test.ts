@@ -68,3 +68,44 @@ Deno.test("a running turn renews its lease every [turns] renew, and no other hol
   assert.equal((await answering).text, "done");
   assert.equal(await store.leaseRead("link:main"), undefined);
 });
+
+Deno.test("the caller's next challenge lives past an answer longer than its 5 s: the connection goes on (BRG-12)", async () => {
+  await using model = await serveFakeModel();
+  const held = model.reply("Slow answer.", { hold: true });
+  const clock = new FakeClock();
+  await using harness = await harnessFixture(model, { clock });
+  await using endpoint = await harness.open();
+  const answering = prompt(endpoint, "take your time");
+  await held.taken;
+  await clock.advance(9_000);
+  held.release();
+  assert.equal((await answering).text, "Slow answer.");
+  const waiting = endpoint.request("GET", "/_link/recover?conversation=link%3Amain&wait=600000");
+  assert.deepEqual(await waiting, { status: 200, text: "[]" });
+  model.reply("Next.");
+  assert.equal((await prompt(endpoint, "and now?")).text, "Next.");
+});
+
+Deno.test("a wait on /_link/recover longer than 5 s leaves the connection's next challenge alive for the ack", async () => {
+  await using model = await serveFakeModel();
+  const held = model.reply("Done at last.", { hold: true });
+  const clock = new FakeClock();
+  await using harness = await harnessFixture(model, { clock });
+  const leaving = await harness.open();
+  const answering = prompt(leaving, "first");
+  await held.taken;
+  await leaving[Symbol.asyncDispose]();
+  await answering;
+  await using chat = await harness.open();
+  const sleepers = clock.pending;
+  const waiting = chat.request("GET", "/_link/recover?conversation=link%3Amain&wait=600000");
+  await clock.waitForSleepers(sleepers + 1); // the wait has begun
+  await clock.advance(9_000);
+  held.release();
+  const kept = JSON.parse((await waiting).text) as { id: string; answer: string }[];
+  assert.deepEqual(kept.map((k) => k.answer), ["Done at last."]);
+  assert.deepEqual(await chat.request("POST", "/_link/recover/ack", { ids: [kept[0]!.id] }), {
+    status: 200,
+    text: '{"acked":1}',
+  });
+});
