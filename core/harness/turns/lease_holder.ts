@@ -3,7 +3,7 @@ import type { LeaseHolder } from "../store/mod.ts";
 let own: LeaseHolder | undefined;
 
 /**
- * This process as a lease holder (U-13): the machine's boot, the pid, and the process's start
+ * This process as a lease holder (U-13): the machine's boot (and PID namespace), the pid, and the process's start
  * (its start time in clock ticks since boot, from /proc), so a pid reused after a crash is told
  * apart from the process that took the lease.
  */
@@ -30,9 +30,15 @@ export function holderIsDead(holder: LeaseHolder): boolean {
   return start === undefined ? !pidExists(holder.pid) : start !== holder.start;
 }
 
+/**
+ * This boot, and the PID namespace pids are counted in: a sandboxed harness has one of its own,
+ * where a pid says nothing of processes in another, so only a holder of the same namespace can
+ * be judged dead by its pid; any other waits out the lapse.
+ */
 function bootId(): string {
   try {
-    return Deno.readTextFileSync("/proc/sys/kernel/random/boot_id").trim();
+    const boot = Deno.readTextFileSync("/proc/sys/kernel/random/boot_id").trim();
+    return `${boot}/${Deno.readLinkSync("/proc/self/ns/pid")}`;
   } catch {
     return "";
   }
