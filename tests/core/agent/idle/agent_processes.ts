@@ -52,8 +52,3 @@ export async function processesNaming(agentId: string): Promise<ProcessInfo[]> {
   }
   return found.sort((a, b) => a.pid - b.pid);
 }
-
-/** The children of a process now. */
-export function childProcesses(pid: number): Promise<number[]> {
-  return childrenOf(pid);
-}

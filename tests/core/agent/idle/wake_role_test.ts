@@ -4,7 +4,7 @@ import { decodeKey } from "../../../../core/base/mod.ts";
 import { services } from "../../../../core/agent/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
 import { runCli, runJson, type TempHome, tempHome } from "../../../support/mod.ts";
-import { childProcesses, processesNaming } from "./agent_processes.ts";
+import { processesNaming, processTree } from "./agent_processes.ts";
 import { logEntries, serviceLog, waitForLog } from "./_service_log.ts";
 
 // These tests run the real roles as processes (lnk agent start, the detached backend) and drive
@@ -90,8 +90,9 @@ Deno.test("a harness that died is seen at the next message, which starts the age
   const id = await createAgent(home, "5m");
   const started = await runJson<Status>(["agent", "start"], home);
   const agentPid = started.services.agent.pid!;
-  const [harnessPid] = await childProcesses(agentPid);
-  Deno.kill(harnessPid!, "SIGKILL");
+  // The harness itself, inside its sandbox when the agent has one (bubblewrap between).
+  const harness = (await processTree(agentPid)).filter((p) => p.command.includes("harness mini"));
+  Deno.kill(harness.at(-1)!.pid, "SIGKILL");
   await waitForLog(serviceLog(home, "agent", id), (e) => e.msg === "Harness exited unbidden");
   assert.equal(await services.waitForExit(agentPid, 10_000), true);
   const died = await runJson<Status>(["agent", "status"], home);
