@@ -53,6 +53,8 @@ export async function runAgentRole(
   });
   const outcome = await Promise.race([harness.status, stopped]);
   await harness.stop();
+  // A sandbox's processes end a moment after it: no caller may reach a listener going away.
+  await Deno.remove(socket).catch(() => {});
   if (outcome === "stopped") {
     log.info("Agent stopped", { agent: id });
     return 0;

@@ -47,3 +47,19 @@ Deno.test("the agent role, with no terminal to ask in, fails the start with the 
     REFUSED,
   );
 });
+
+Deno.test("lnk agent start in a terminal asks nothing when no profile can help, and still fails with the reason (SBX-3)", async () => {
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const agent = await createAgent(home, model);
+  const asked: string[] = [];
+  const consent = {
+    ask: (q: string) => (asked.push(q), Promise.resolve("y")),
+    note: (t: string) => void asked.push(t),
+    run: () => Promise.resolve(true),
+  };
+  const settings = await loadSettings(home.paths, agent.id);
+  const procRoot = await blockedProc(home);
+  await assert.rejects(startAgent(agentContext(home.env), settings, { consent, procRoot }), REFUSED);
+  assert.deepEqual(asked, []);
+});
