@@ -31,13 +31,21 @@ function line(text: string): void {
   Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
 }
 
-/** One message as `lnk agent chat send` sends it; resolves with ms from connect to the model's first byte. */
+/** One message's timing: from connect to the model's first byte, and both moments as epoch ms. */
+interface Timed {
+  ms: number;
+  sentAt: number;
+  firstByteAt: number;
+}
+
+/** One message as `lnk agent chat send` sends it, timed from connect to the model's first byte. */
 async function timeMessage(
   target: { port: number; id: string; key: Uint8Array },
   model: Awaited<ReturnType<typeof serveFakeModel>>,
   thread: string,
-): Promise<number> {
+): Promise<Timed> {
   const seen = model.requests.length;
+  const sentAt = Date.now();
   const start = performance.now();
   await using endpoint = await openEndpoint({ port: target.port }, {
     agentId: target.id,
@@ -53,7 +61,52 @@ async function timeMessage(
   });
   const request = model.requests[seen];
   if (!request) throw new Error("the message never reached the model");
-  return request.receivedAt - start;
+  return { ms: request.receivedAt - start, sentAt, firstByteAt: request.receivedAtEpoch };
+}
+
+/** Where one wake's time went, in ms: each step from the message at the door to the model's first byte. */
+type Phases = Record<string, number>;
+
+/**
+ * Splits a wake at the moments the processes it started began (/proc, 10 ms ticks) and the lines
+ * its services logged: the door starting the agent's service, the agent role up to its sandbox,
+ * the sandbox up to the harness process, the harness up to serving, the ready lines back to the
+ * door, and the message's requests up to the model.
+ */
+async function phasesOf(home: TempHome, id: string, tree: ProcessInfo[], timed: Timed): Promise<Phases> {
+  const program = (p: ProcessInfo) => p.command.split(" ")[0]!;
+  // The role a deno process runs: the words after its first main.ts (a relay's command ends in the harness's).
+  const started = (role: string) =>
+    tree.find((p) => program(p).endsWith("deno") && p.command.split("main.ts ")[1]?.startsWith(role))
+      ?.startedAt;
+  const logged = async (role: "agent" | "bridge", msg: string) => {
+    const entries = await logEntries(serviceLog(home, role, id), (e) => e.msg === msg);
+    return entries.map((e) => Date.parse(String(e.time))).find((t) => t >= timed.sentAt - 5);
+  };
+  const agent = started("agent run");
+  const sandbox = tree.find((p) => program(p).endsWith("bwrap"))?.startedAt;
+  const relay = started("sandbox relay");
+  const harness = started("harness serve");
+  const serving = await logged("agent", "Link Harness serving");
+  const awake = await logged("bridge", "Agent awake");
+  if ([agent, harness, serving, awake].some((t) => t === undefined)) return {};
+  const steps: [string, number][] = [["door → agent role process", agent! - timed.sentAt]];
+  let before = agent!;
+  for (const [step, at] of [["agent role → sandbox", sandbox], ["sandbox → relay process", relay]] as const) {
+    if (at === undefined) continue;
+    steps.push([step, at - before]);
+    before = at;
+  }
+  steps.push(
+    [
+      `${steps.length > 1 ? steps.at(-1)![0].split(" → ")[1] : "agent role"} → harness process`,
+      harness! - before,
+    ],
+    ["harness process → serving", serving! - harness!],
+    ["serving → door has it awake", awake! - serving!],
+    ["awake → model's first byte", timed.firstByteAt - awake!],
+  );
+  return Object.fromEntries(steps);
 }
 
 function summary(processes: ProcessInfo[]): { count: number; rssMiB: number } {
@@ -88,10 +141,12 @@ export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, 
 
     await timeMessage(target, model, "link:warm");
     const awakeTimes: number[] = [];
-    for (let i = 0; i < awakeCount; i++) awakeTimes.push(await timeMessage(target, model, `link:awake-${i}`));
+    for (let i = 0; i < awakeCount; i++) {
+      awakeTimes.push((await timeMessage(target, model, `link:awake-${i}`)).ms);
+    }
     const awakeTree = await processTree(bridgePid);
     const awake = summary(awakeTree);
-    const sandboxed = awakeTree.some((p) => p.command.startsWith("bwrap"));
+    const sandboxed = awakeTree.some((p) => p.command.split(" ")[0]!.endsWith("bwrap"));
     if ((await logEntries(bridgeLog, (e) => e.msg === "Agent asleep")).length > 0) {
       line(`warning: the agent fell asleep during the awake baseline (idle_after ${IDLE_AFTER})`);
     }
@@ -99,9 +154,12 @@ export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, 
     await asleep(1);
     const sleeping = summary(await processTree(bridgePid));
     const wakeTimes: number[] = [];
+    const phases: Phases[] = [];
     for (let i = 0; i < wakes; i++) {
       await asleep(i + 1);
-      wakeTimes.push(await timeMessage(target, model, `link:wake-${i}`));
+      const timed = await timeMessage(target, model, `link:wake-${i}`);
+      wakeTimes.push(timed.ms);
+      phases.push(await phasesOf(home, status.id, await processTree(bridgePid), timed));
     }
     await runJson(["agent", "stop"], home);
 
@@ -111,6 +169,10 @@ export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, 
     const wakeP95 = percentile(wakeTimes, 95);
     line(`sandbox ${sandboxed ? "on" : "off"}; Link Harness; idle_after ${IDLE_AFTER}; ${Deno.build.os}`);
     line(`wakes: ${wakeTimes.map((t) => t.toFixed(0)).join(" ")} ms`);
+    for (const step of Object.keys(phases[0] ?? {})) {
+      const times = phases.map((p) => p[step]).filter((t): t is number => t !== undefined);
+      line(`  ${step}: p50 ${percentile(times, 50).toFixed(0)} ms`);
+    }
     line(`awake (baseline), n=${awakeCount}: p50 ${awakeP50.toFixed(1)} ms, p95 ${awakeP95.toFixed(1)} ms`);
     line(
       `held asleep: ${sleeping.count} process(es), ${sleeping.rssMiB.toFixed(1)} MiB RSS ` +
