@@ -26,8 +26,8 @@ export { specRefusal, type SpecSource } from "./spec_refusal.ts";
 export { MAX_SOCKET_PATH, parseRelayArgs, relayArgs, type RelayRule } from "./relay_rule.ts";
 /** Serves one relay until disposed. */
 export { type Relay, serveRelay } from "./relay.ts";
-/** The `lnk sandbox relay` role: relays inside a sandbox, then the command. */
-export { runRelayRole } from "./relay_role.ts";
+/** The `lnk sandbox relay` role: relays inside a sandbox, then the command (Link's own role in-process). */
+export { type LinkRole, type RelayRoleOptions, runRelayRole } from "./relay_role.ts";
 /** The grant flags shared by `lnk sandbox run` and `lnk agent allow`/`deny`, and their effect on a spec. */
 export {
   applyGrants,

@@ -1,8 +1,21 @@
-import { announceReady, logger } from "../core/base/mod.ts";
+import { announceReady, logger, roleArgv } from "../core/base/mod.ts";
 import { parseRelayArgs } from "./relay_rule.ts";
 import { type Relay, serveRelay } from "./relay.ts";
 
 const log = logger("relay");
+
+/** One of Link's roles, as main.ts maps them: its words' arguments and the signal that stops it. */
+export type LinkRole = (args: string[], signal: AbortSignal) => Promise<number>;
+
+/** What the relay role may run in its own process. */
+export interface RelayRoleOptions {
+  /**
+   * Link's own roles by their words ("harness serve"), as main.ts maps them: a command that is
+   * one of them, started as Link starts its roles, runs in this process rather than as a second
+   * program, so a sandbox holds one Link process and starts the time of one (PRC-13).
+   */
+  readonly roles?: (words: string) => (() => Promise<LinkRole>) | undefined;
+}
 
 const FORWARDED: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 const SIGNAL_NUMBER: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
@@ -13,7 +26,11 @@ const SIGNAL_NUMBER: Partial<Record<Deno.Signal, number>> = { SIGHUP: 1, SIGINT:
  * finds its proxy missing; it passes on SIGTERM, SIGINT and SIGHUP and exits with the command's
  * code. Without a command it prints its ready line and relays until stopped.
  */
-export async function runRelayRole(args: readonly string[], signal?: AbortSignal): Promise<number> {
+export async function runRelayRole(
+  args: readonly string[],
+  signal?: AbortSignal,
+  options: RelayRoleOptions = {},
+): Promise<number> {
   const dash = args.indexOf("--");
   const rules = parseRelayArgs(dash >= 0 ? args.slice(0, dash) : args);
   const command = dash >= 0 ? args.slice(dash + 1) : [];
@@ -25,10 +42,25 @@ export async function runRelayRole(args: readonly string[], signal?: AbortSignal
       await aborted(signal);
       return 0;
     }
+    const own = ownRole(command, options);
+    if (own) return await own.load().then((role) => role(own.args, signal ?? new AbortController().signal));
     return await runChild(command, signal);
   } finally {
     await Promise.all(relays.map((r) => r[Symbol.asyncDispose]()));
   }
+}
+
+/** The role a command names when it starts Link itself (roleArgv's form) with a role's words. */
+function ownRole(
+  command: readonly string[],
+  options: RelayRoleOptions,
+): { load: () => Promise<LinkRole>; args: string[] } | undefined {
+  const prefix = roleArgv([]);
+  if (!options.roles || command.length < prefix.length + 2) return undefined;
+  if (prefix.some((word, i) => command[i] !== word)) return undefined;
+  const words = command.slice(prefix.length, prefix.length + 2).join(" ");
+  const load = words === "sandbox relay" ? undefined : options.roles(words);
+  return load && { load, args: command.slice(prefix.length + 2) };
 }
 
 async function runChild(command: readonly string[], signal?: AbortSignal): Promise<number> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { setLogSink } from "../../core/base/mod.ts";
+import { roleArgv, setLogSink } from "../../core/base/mod.ts";
 import { parseRelayArgs, relayArgs, runRelayRole, serveRelay } from "../../sandbox/mod.ts";
 import { echoServer } from "./_support.ts";
 
@@ -55,5 +55,44 @@ Deno.test("runRelayRole() exits 127 for a command that is not there, as a shell 
     assert.match(lines.join("\n"), /Cannot run the command in the sandbox/);
   } finally {
     restore();
+  }
+});
+
+Deno.test("runRelayRole() runs a command that is one of Link's roles in its own process, its relays up meanwhile (PRC-13)", async () => {
+  await using server = echoServer();
+  const dir = await Deno.makeTempDir({ prefix: "lnk-relay-" });
+  try {
+    const socket = join(dir, "s.sock");
+    await using _out = await serveRelay({ kind: "unix-to-tcp", socket, port: server.port });
+    const asked: string[] = [];
+    const roles = (words: string) => {
+      asked.push(words);
+      if (words !== "test role") return undefined;
+      return () =>
+        Promise.resolve(async (args: string[]) => {
+          // The relay listens before the role runs: 127.0.0.1:<port> inside reaches the echo server.
+          const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(args[1]) });
+          await conn.write(new TextEncoder().encode(args[0]!));
+          await conn.closeWrite();
+          return (await new Response(conn.readable).text()) === "echo:ping" ? 7 : 1;
+        });
+    };
+    const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = free.addr.port;
+    free.close();
+    const command = roleArgv(["test", "role", "ping", String(port)]);
+    assert.equal(
+      await runRelayRole(["--tcp", `${port}=${socket}`, "--", ...command], undefined, { roles }),
+      7,
+    );
+    // A program other than Link, or the relay role itself, runs as a child.
+    assert.equal(await runRelayRole(["--", "/bin/sh", "-c", "exit 3"], undefined, { roles }), 3);
+    assert.equal(
+      await runRelayRole(["--", ...roleArgv(["sandbox", "relay", "--", "/bin/true"])], undefined, { roles }),
+      0,
+    );
+    assert.deepEqual(asked, ["test role"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
