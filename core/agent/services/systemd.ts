@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { atomicWrite, LinkError, type LinkPaths } from "../../base/mod.ts";
+import { atomicWrite, LinkError, type LinkPaths, readTextIfExists } from "../../base/mod.ts";
 import type { ServiceBackend, ServiceDefinition, ServiceState } from "./service_backend.ts";
 import type { ServiceNames } from "./service_names.ts";
 
@@ -54,8 +54,12 @@ export function systemdBackend(paths: LinkPaths): ServiceBackend {
   return {
     kind: "systemd",
     async start(service) {
-      await atomicWrite(unitPath(service.names), systemdUnit(service), { mode: 0o644 });
-      await systemctl("daemon-reload");
+      // A wake starts the same unit again: only a changed unit is written and reloaded.
+      const unit = systemdUnit(service);
+      if ((await readTextIfExists(unitPath(service.names))) !== unit) {
+        await atomicWrite(unitPath(service.names), unit, { mode: 0o644 });
+        await systemctl("daemon-reload");
+      }
       const { code, out } = await systemctl("start", service.names.systemd);
       if (code !== 0) {
         throw new LinkError("SERVICE_FAILED", `Cannot start "${service.names.systemd}": ${out.trim()}`, {
