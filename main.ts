@@ -15,6 +15,11 @@ const ROLES: Record<string, () => Promise<Role>> = {
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/mod.ts")).runHarnessServeRole,
+  // Inside a sandbox: the relays, then the harness in this same process when it is one of ours.
+  "sandbox relay": async () => {
+    const { runRelayRole } = await import("./sandbox/mod.ts");
+    return (args, signal) => runRelayRole(args, signal, { roles: (words) => ROLES[words] });
+  },
 };
 
 async function runRole(load: () => Promise<Role>, name: string, args: string[]): Promise<number> {

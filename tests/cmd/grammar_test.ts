@@ -30,7 +30,7 @@ Deno.test("every command answers --help from its fields, examples first (CLI)", 
 });
 
 // These print a stream for a person (a chat, logs) or pass another program's output through.
-const STREAMS = new Set(["lnk agent logs", "lnk agent chat", "lnk agent harness run", "lnk sandbox run", "lnk sandbox relay"]);
+const STREAMS = new Set(["lnk agent logs", "lnk agent chat", "lnk agent harness run", "lnk sandbox run"]);
 
 Deno.test("every command a program reads takes --json", () => {
   const readers = commands(ROOT).filter(([path, command]) => !STREAMS.has(path.join(" ")) && !command.hidden);
