@@ -49,7 +49,8 @@ export class ProvenEndpoint implements AsyncDisposable {
       headers: this.#headers(),
       body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
     });
-    this.#challenge = res.headers.get("link-challenge") ?? "";
+    // An endpoint that never read the proof (a route it lacks) gives none: the challenge is unspent.
+    this.#challenge = res.headers.get("link-challenge") ?? this.#challenge;
     if (res.status === 202 && res.headers.has("link-steered")) {
       await readText(res.body);
       return { status: 202, steered: true };
@@ -94,7 +95,8 @@ export class ProvenEndpoint implements AsyncDisposable {
       headers: this.#headers(),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    this.#challenge = res.headers.get("link-challenge") ?? "";
+    // An endpoint that never read the proof (a route it lacks) gives none: the challenge is unspent.
+    this.#challenge = res.headers.get("link-challenge") ?? this.#challenge;
     return { status: res.status, text: await readText(res.body) };
   }
 

@@ -236,3 +236,12 @@ Deno.test("lnk agent start --foreground runs the agent in this session until the
   assert.equal(result.stdout, 'Stopped "work"\n');
   await assert.rejects(Deno.stat(home.paths.keyFile(id)), Deno.errors.NotFound);
 });
+
+Deno.test("lnk agent chat send reaches the mini harness, which keeps no answers (ADP-16)", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work", "--harness", "mini"], home);
+  await runJson(["agent", "start"], home);
+  const result = await runCli(["agent", "chat", "send", "hello there"], home);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.trim(), "mini: hello there");
+});
