@@ -69,9 +69,9 @@ type Phases = Record<string, number>;
 
 /**
  * Splits a wake at the moments the processes it started began (/proc, 10 ms ticks) and the lines
- * its services logged: the door starting the agent's service, the agent role up to its sandbox,
- * the sandbox up to the harness process, the harness up to serving, the ready lines back to the
- * door, and the message's requests up to the model.
+ * its services logged: the message at the door, the agent role's process, its sandbox, the relay
+ * and harness processes inside, the harness serving, the door having the agent awake, and the
+ * model's first byte.
  */
 async function phasesOf(home: TempHome, id: string, tree: ProcessInfo[], timed: Timed): Promise<Phases> {
   const program = (p: ProcessInfo) => p.command.split(" ")[0]!;
@@ -83,28 +83,21 @@ async function phasesOf(home: TempHome, id: string, tree: ProcessInfo[], timed: 
     const entries = await logEntries(serviceLog(home, role, id), (e) => e.msg === msg);
     return entries.map((e) => Date.parse(String(e.time))).find((t) => t >= timed.sentAt - 5);
   };
-  const agent = started("agent run");
-  const sandbox = tree.find((p) => program(p).endsWith("bwrap"))?.startedAt;
-  const relay = started("sandbox relay");
-  const harness = started("harness serve");
-  const serving = await logged("agent", "Link Harness serving");
-  const awake = await logged("bridge", "Agent awake");
-  if ([agent, harness, serving, awake].some((t) => t === undefined)) return {};
-  const steps: [string, number][] = [["door → agent role process", agent! - timed.sentAt]];
-  let before = agent!;
-  for (const [step, at] of [["agent role → sandbox", sandbox], ["sandbox → relay process", relay]] as const) {
-    if (at === undefined) continue;
-    steps.push([step, at - before]);
-    before = at;
-  }
-  steps.push(
-    [
-      `${steps.length > 1 ? steps.at(-1)![0].split(" → ")[1] : "agent role"} → harness process`,
-      harness! - before,
-    ],
-    ["harness process → serving", serving! - harness!],
-    ["serving → door has it awake", awake! - serving!],
-    ["awake → model's first byte", timed.firstByteAt - awake!],
+  // In order; a step absent from this start (no sandbox, or the harness run in the relay's own
+  // process) is left out, and its time goes to the next.
+  const moments: [string, number | undefined][] = [
+    ["message at the door", timed.sentAt],
+    ["agent role process", started("agent run")],
+    ["sandbox", tree.find((p) => program(p).endsWith("bwrap"))?.startedAt],
+    ["relay process", started("sandbox relay")],
+    ["harness process", started("harness serve")],
+    ["harness serving", await logged("agent", "Link Harness serving")],
+    ["door has it awake", await logged("bridge", "Agent awake")],
+    ["model's first byte", timed.firstByteAt],
+  ];
+  const known = moments.filter((m): m is [string, number] => m[1] !== undefined);
+  const steps = known.slice(1).map(([name, at], i) =>
+    [`${known[i]![0]} → ${name}`, at - known[i]![1]] as const
   );
   return Object.fromEntries(steps);
 }
