@@ -3,6 +3,7 @@ import {
   atomicWrite,
   LinkError,
   type LinkPaths,
+  lockFile,
   readTextIfExists,
   stringifyToml,
   validateToml,
@@ -72,20 +73,6 @@ export async function updateSettings(
   const next = await change(await loadSettings(paths, id));
   await saveSettings(paths, next);
   return next;
-}
-
-async function lockFile(path: string): Promise<Disposable> {
-  const file = await Deno.open(path, { create: true, write: true });
-  await file.lock(true);
-  return {
-    [Symbol.dispose]() {
-      try {
-        file.unlockSync();
-      } finally {
-        file.close();
-      }
-    },
-  };
 }
 
 /**

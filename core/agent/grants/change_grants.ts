@@ -1,4 +1,4 @@
-import { atomicWrite, isLinkError, LinkError, readTextIfExists } from "../../base/mod.ts";
+import { atomicWrite, isLinkError, LinkError, lockFile, readTextIfExists } from "../../base/mod.ts";
 import {
   applyGrants,
   DEFAULT_SANDBOX_TOML,
@@ -14,7 +14,6 @@ import type { AgentContext } from "../context.ts";
 import { layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
 import { harnessPolicy } from "./harness_policy.ts";
-import { lockFile } from "./lock_file.ts";
 
 /** One key of the sandbox file that changed, as "table.key", with its value before and after. */
 export interface GrantChange {
