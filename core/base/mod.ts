@@ -37,6 +37,7 @@ export {
 export {
   announceReady,
   PORT_TAKEN_EXIT,
+  readReadyLine,
   READY_PREFIX,
   roleArgv,
   roleEnv,

@@ -105,7 +105,7 @@ export async function spawnRole(
     ? Promise.resolve()
     : collect(child.stderr, (text) => (stderr += text));
   const status = child.status;
-  const ready = await readReady(child.stdout, status, options.signal).catch(async (err) => {
+  const ready = await readReadyLine(child.stdout, status, { signal: options.signal }).catch(async (err) => {
     try {
       child.kill("SIGKILL");
     } catch { /* gone already */ }
@@ -146,14 +146,20 @@ async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string
   for await (const chunk of stream) onText(decoder.decode(chunk, { stream: true }));
 }
 
-async function readReady(
+/**
+ * Reads a role's stdout until its ready line and returns what it says, never waiting for time:
+ * throws RoleExited when the role ends first. Every other line, then and later, goes to
+ * `onOther` (dropped unless given), so a chatty role never blocks on a full pipe.
+ */
+export async function readReadyLine(
   stdout: ReadableStream<Uint8Array>,
   status: Promise<Deno.CommandStatus>,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; onOther?: (text: string) => void } = {},
 ): Promise<Record<string, unknown>> {
+  const { signal, onOther = () => {} } = options;
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
-  const exited = status.then((s) => {
+  const exited = status.then((s): never => {
     throw new RoleExited(s.code);
   });
   exited.catch(() => {});
@@ -172,10 +178,10 @@ async function readReady(
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         if (line.startsWith(READY_PREFIX)) {
-          // Keep draining stdout so a chatty role never blocks on a full pipe.
-          drain(reader);
+          forward(reader, buffer, onOther);
           return JSON.parse(line.slice(READY_PREFIX.length));
         }
+        onOther(`${line}\n`);
       }
     }
   } catch (err) {
@@ -184,10 +190,15 @@ async function readReady(
   }
 }
 
-function drain(reader: ReadableStreamDefaultReader<string>): void {
+function forward(
+  reader: ReadableStreamDefaultReader<string>,
+  rest: string,
+  onOther: (text: string) => void,
+): void {
+  if (rest) onOther(rest);
   (async () => {
     try {
-      while (!(await reader.read()).done) { /* discard */ }
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) onOther(chunk.value);
     } catch { /* closed */ }
   })();
 }
