@@ -1,6 +1,11 @@
 import { type LinkError, logger } from "../../base/mod.ts";
 import { type BridgeCall, type BridgeConn, bridgeFailure } from "../../../bridge/mod.ts";
-import { answerStoreCall, type ConversationStore, DriverRequest } from "../../harness/store/mod.ts";
+import {
+  answerStoreCall,
+  type ConversationStore,
+  describeCall,
+  DriverRequest,
+} from "../../harness/store/mod.ts";
 import { checkConversationScope } from "./conversation_scope.ts";
 
 const log = logger("store-bridge");
@@ -39,7 +44,7 @@ export async function handleStoreCall(
     code: failed.code,
     driver: failed.message,
   });
-  throw inBridgeWords(String(failed.code), describe(request));
+  throw inBridgeWords(String(failed.code), describeCall(request));
 }
 
 function inBridgeWords(code: string, what: string): LinkError {
@@ -50,28 +55,4 @@ function inBridgeWords(code: string, what: string): LinkError {
     return bridgeFailure("deadline", `Cannot ${what}: the store did not answer in time and was stopped`);
   }
   return bridgeFailure("refused", `Cannot ${what}: the store failed, and the bridge's log says why`);
-}
-
-/** What a call does, in words, for messages. */
-export function describe(request: DriverRequest): string {
-  if (request.op === "list") return "list conversations";
-  const of = `conversation "${request.conversation}"`;
-  switch (request.op) {
-    case "append":
-      return `append event ${request.n} to ${of}`;
-    case "read":
-      return `read ${of}`;
-    case "lease.read":
-      return `read the lease of ${of}`;
-    case "lease.take":
-      return `take the turn of ${of}`;
-    case "lease.renew":
-      return `renew the lease of ${of}`;
-    case "lease.release":
-      return `release the lease of ${of}`;
-    case "tools.read":
-      return `read the tool list of ${of}`;
-    case "tools.write":
-      return `write the tool list of ${of}`;
-  }
 }

@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { type AgentKey, LinkError } from "../../base/mod.ts";
 import { bridgeErrorCode, callBridge } from "../../../bridge/mod.ts";
-import type { ConversationEvent, Lease, StoredEvent } from "./contract.ts";
-import { type DriverCall, DriverReply } from "./driver_protocol.ts";
+import type { DriverCall } from "./driver_protocol.ts";
+import { storeOverCalls } from "./driver_client.ts";
 import type { OpenStore } from "./files_store.ts";
-import type { LeaseJudgement } from "./lease_rules.ts";
 
 /** Options for bridgeStore: the store bridge's socket, and the agent asking as itself. */
 export interface BridgeStoreOptions {
@@ -58,47 +57,7 @@ export function bridgeStore(options: BridgeStoreOptions): OpenStore {
     }
   };
   return {
-    async append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
-      const reply = await call({ op: "append", conversation, n, event }, DriverReply.append);
-      return "ok" in reply ? "ok" : "conflict";
-    },
-    async read(conversation: string, from?: number): Promise<StoredEvent[]> {
-      const request: DriverCall = { op: "read", conversation, ...(from === undefined ? {} : { from }) };
-      return (await call(request, DriverReply.read)).events.map(({ n, event }) => ({ n, event }));
-    },
-    async leaseRead(conversation: string): Promise<Lease | undefined> {
-      return (await call({ op: "lease.read", conversation }, DriverReply.lease)).lease ?? undefined;
-    },
-    async leaseTake(
-      conversation: string,
-      lease: Lease,
-      judgement: LeaseJudgement,
-    ): Promise<Lease | undefined> {
-      const request: DriverCall = {
-        op: "lease.take",
-        conversation,
-        lease,
-        lapse_ms: judgement.lapseMs,
-        now_ms: judgement.nowMs,
-      };
-      return (await call(request, DriverReply.lease)).lease ?? undefined;
-    },
-    async leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
-      const request: DriverCall = { op: "lease.renew", conversation, lease, now_ms: nowMs };
-      return (await call(request, DriverReply.renewed)).renewed;
-    },
-    async leaseRelease(conversation: string, lease: Lease): Promise<void> {
-      await call({ op: "lease.release", conversation, lease }, DriverReply.done);
-    },
-    async toolsRead(conversation: string): Promise<string[] | undefined> {
-      return (await call({ op: "tools.read", conversation }, DriverReply.tools)).tools ?? undefined;
-    },
-    async toolsWrite(conversation: string, tools: string[]): Promise<void> {
-      await call({ op: "tools.write", conversation, tools }, DriverReply.done);
-    },
-    async list(): Promise<string[]> {
-      return (await call({ op: "list" }, DriverReply.conversations)).conversations;
-    },
+    ...storeOverCalls(call),
     [Symbol.asyncDispose](): Promise<void> {
       closed.abort(new LinkError("REFUSED", "Cannot finish the store call: the store was closed"));
       return Promise.resolve();

@@ -35,3 +35,5 @@ export { type CopiedConversation, copyConversation, copyConversations } from "./
 export { ToolsFile } from "./stored_json.ts";
 /** The store the harness uses inside its sandbox when a driver outside keeps its conversations (TRN-14). */
 export { bridgeStore, type BridgeStoreOptions } from "./bridge_store.ts";
+/** The store contract as driver-protocol calls, whoever carries them, and each call in words. */
+export { describeCall, type DriverCaller, storeOverCalls } from "./driver_client.ts";

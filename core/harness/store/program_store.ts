@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { type Clock, type ErrorCode, LinkError, SYSTEM_CLOCK } from "../../base/mod.ts";
-import type { ConversationEvent, Lease, StoredEvent } from "./contract.ts";
 import { type DriverCall, DriverReply } from "./driver_protocol.ts";
+import { describeCall, storeOverCalls } from "./driver_client.ts";
 import { type DriverCommand, DriverProcess } from "./_driver_process.ts";
 import type { OpenStore } from "./files_store.ts";
-import type { LeaseJudgement } from "./lease_rules.ts";
 
 /** A call past this is stopped: the driver is killed and the call fails (TRN-16, U-12). */
 export const DRIVER_CALL_TIMEOUT_MS = 30_000;
@@ -51,7 +50,7 @@ export function programStore(options: ProgramStoreOptions): OpenStore {
   };
 
   const callNow = async <S extends z.ZodType>(call: DriverCall, schema: S): Promise<z.output<S>> => {
-    const what = describe(call);
+    const what = describeCall(call);
     const ends = new AbortController();
     const timedOut = clock.sleep(timeoutMs, ends.signal).then(() => true, () => false);
     let proc: DriverProcess | undefined;
@@ -99,50 +98,7 @@ export function programStore(options: ProgramStoreOptions): OpenStore {
   };
 
   return {
-    async append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
-      const reply = await call({ op: "append", conversation, n, event }, DriverReply.append);
-      return "ok" in reply ? "ok" : "conflict";
-    },
-    async read(conversation: string, from?: number): Promise<StoredEvent[]> {
-      return (await call(
-        { op: "read", conversation, ...(from === undefined ? {} : { from }) },
-        DriverReply.read,
-      ))
-        .events.map(({ n, event }) => ({ n, event }));
-    },
-    async leaseRead(conversation: string): Promise<Lease | undefined> {
-      return (await call({ op: "lease.read", conversation }, DriverReply.lease)).lease ?? undefined;
-    },
-    async leaseTake(
-      conversation: string,
-      lease: Lease,
-      judgement: LeaseJudgement,
-    ): Promise<Lease | undefined> {
-      const request: DriverCall = {
-        op: "lease.take",
-        conversation,
-        lease,
-        lapse_ms: judgement.lapseMs,
-        now_ms: judgement.nowMs,
-      };
-      return (await call(request, DriverReply.lease)).lease ?? undefined;
-    },
-    async leaseRenew(conversation: string, lease: Lease, nowMs: number): Promise<boolean> {
-      return (await call({ op: "lease.renew", conversation, lease, now_ms: nowMs }, DriverReply.renewed))
-        .renewed;
-    },
-    async leaseRelease(conversation: string, lease: Lease): Promise<void> {
-      await call({ op: "lease.release", conversation, lease }, DriverReply.done);
-    },
-    async toolsRead(conversation: string): Promise<string[] | undefined> {
-      return (await call({ op: "tools.read", conversation }, DriverReply.tools)).tools ?? undefined;
-    },
-    async toolsWrite(conversation: string, tools: string[]): Promise<void> {
-      await call({ op: "tools.write", conversation, tools }, DriverReply.done);
-    },
-    async list(): Promise<string[]> {
-      return (await call({ op: "list" }, DriverReply.conversations)).conversations;
-    },
+    ...storeOverCalls(call),
     async [Symbol.asyncDispose](): Promise<void> {
       await tail;
       const proc = kept;
@@ -182,27 +138,4 @@ function readReply<S extends z.ZodType>(line: string, schema: S, what: string, n
     hint: `It answered: ${line.slice(0, 200)}`,
     cause: result.error,
   });
-}
-
-function describe(call: DriverCall): string {
-  if (call.op === "list") return "list conversations";
-  const of = `conversation "${call.conversation}"`;
-  switch (call.op) {
-    case "append":
-      return `append event ${call.n} to ${of}`;
-    case "read":
-      return `read ${of}`;
-    case "lease.read":
-      return `read the lease of ${of}`;
-    case "lease.take":
-      return `take the turn of ${of}`;
-    case "lease.renew":
-      return `renew the lease of ${of}`;
-    case "lease.release":
-      return `release the lease of ${of}`;
-    case "tools.read":
-      return `read the tool list of ${of}`;
-    case "tools.write":
-      return `write the tool list of ${of}`;
-  }
 }
