@@ -25,8 +25,10 @@ export interface SandboxInput {
   readonly paths: LinkPaths;
   readonly agent?: SandboxAgent;
   readonly folders?: FoldersMode;
-  /** The harness itself writes chats/ (Link Harness); its tools never do (LAY-7). */
+  /** The harness itself writes Agent/chats (Link Harness); its tools never do (LAY-7). */
   readonly harnessWritesChats?: boolean;
+  /** The harness keeps the agent's notes in Agent/memory (Link Harness); hidden otherwise. */
+  readonly harnessWritesNotes?: boolean;
   /** The harness's own home: writable, its HOME, and where it starts unless `cwd` says. */
   readonly harnessHome: string;
   /** The folder of unix sockets crossing the sandbox (`~/.lnk/agents/.net/<id>`). */
@@ -56,7 +58,10 @@ export interface SandboxPlan {
   readonly argv: readonly string[];
   /** bwrap starts with exactly these; it and everything inside see nothing else. */
   readonly env: Readonly<Record<string, string>>;
-  /** Folders to make before the start: mount points and places hidden under a grant. */
+  /**
+   * Folders to make before the start: the harness's own, the Agent/ folders it writes, places
+   * hidden under a grant, and folders of Home that [files] names. Never one of Agent/'s in Home.
+   */
   readonly ensureDirs: readonly string[];
   /** Things to tell the person, such as [files] holding only for Link's tools (LAY-8). */
   readonly notices: readonly string[];
@@ -89,6 +94,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     ensure.push(...addFilesMounts(list, input.spec, input.agent, {
       mode: input.folders ?? "layout",
       harnessWritesChats: input.harnessWritesChats ?? false,
+      harnessWritesNotes: input.harnessWritesNotes ?? false,
       source: input.source,
       notices,
     }));

@@ -72,6 +72,7 @@ export interface RunOptions {
   spec?: string;
   folders?: FoldersMode;
   harnessWritesChats?: boolean;
+  harnessWritesNotes?: boolean;
   env?: Record<string, string>;
   teams?: Record<string, string>;
   relays?: RelayRule[];
@@ -80,12 +81,17 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/** How Link Harness's own sandbox shows the agent's folders: it writes Agent/chats and its notes. */
+export const LINK_HARNESS: RunOptions = { harnessWritesChats: true, harnessWritesNotes: true };
+
 /** A temporary home with an agent "main", another agent, Link's state, units, keys and teams. */
 export interface AgentFixture extends AsyncDisposable {
   readonly home: string;
   readonly paths: LinkPaths;
   readonly root: string;
   readonly agentHome: string;
+  /** The agent's brain, `<root>/Agent`: each collection the grants show is bound at its own path in it. */
+  readonly agentDir: string;
   readonly harnessHome: string;
   readonly netDir: string;
   plan(command: string[], options?: RunOptions): Promise<SandboxPlan>;
@@ -109,6 +115,7 @@ const FILES: Record<string, string> = {
   "Link/Agents/main/Agent/skills/s.md": "skill\n",
   "Link/Agents/main/Agent/chats/telegram:1/0001.json": "{}\n",
   "Link/Agents/main/Agent/memory/m.md": "memory\n",
+  "Link/Agents/main/Agent/schedule/jobs.json": "[]\n",
   "Link/Agents/main/Config/spec.toml": "[run]\n",
   "Link/Agents/other/Home/secret.txt": "other agent's secret\n",
   "Link/Agents/other/Agent/instructions/agent.md": "# other\n",
@@ -134,6 +141,7 @@ export async function agentFixture(): Promise<AgentFixture> {
   }
   const root = paths.agentFolder("main");
   const agentHome = join(root, "Home");
+  const agentDir = join(root, "Agent");
   const harnessHome = join(paths.agentState(AGENT_ID), "harness");
   const netDir = paths.net(AGENT_ID);
   const plan = async (command: string[], options: RunOptions = {}) => {
@@ -145,9 +153,10 @@ export async function agentFixture(): Promise<AgentFixture> {
         spec: parseSandboxSpec(specText, specPath),
         source: { path: specPath, text: specText },
         paths,
-        agent: { id: AGENT_ID, name: "main", home: agentHome, agentDir: join(root, "Agent") },
+        agent: { id: AGENT_ID, name: "main", home: agentHome, agentDir },
         folders: options.folders,
         harnessWritesChats: options.harnessWritesChats,
+        harnessWritesNotes: options.harnessWritesNotes,
         harnessHome,
         netDir,
         command,
@@ -166,6 +175,7 @@ export async function agentFixture(): Promise<AgentFixture> {
     paths,
     root,
     agentHome,
+    agentDir,
     harnessHome,
     netDir,
     plan,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { roleEnv } from "../../core/base/mod.ts";
-import { AGENT_ID, agentFixture, attack, OTHER_ID, sandboxTest } from "./_support.ts";
+import { AGENT_ID, agentFixture, attack, LINK_HARNESS, OTHER_ID, sandboxTest } from "./_support.ts";
 
 const READ_HOME = { spec: '[paths]\nread = ["~"]\n' };
 const DEFAULT_FILES = '[files]\n"." = "write"\ninstructions = "read"\nskills = "read"\nchats = "read"\n';
@@ -92,11 +92,40 @@ attack(
 );
 
 attack(
-  "read its own memory/ as files, past Link Memory",
-  (fx) => `r ${fx.root}/Agent/memory/m.md`,
-  (fx) => `denied ${fx.root}/Agent/memory/m.md\n`,
+  "read its own memory/ when its harness keeps no notes there",
+  (fx) => `r ${fx.agentDir}/memory/m.md`,
+  (fx) => `denied ${fx.agentDir}/memory/m.md\n`,
   READ_HOME,
 );
+
+attack(
+  "read its own memory/ from an outside harness, which never reaches Agent/ (LAY-8)",
+  (fx) => `r ${fx.agentDir}/memory/m.md; r ${fx.agentDir}/chats/telegram:1/0001.json`,
+  (fx) => `denied ${fx.agentDir}/memory/m.md\ndenied ${fx.agentDir}/chats/telegram:1/0001.json\n`,
+  { spec: '[paths]\nread = ["~"]\n', folders: "home", ...LINK_HARNESS },
+);
+
+attack(
+  "read its own schedule/ and Config/ beside the folders Link Harness writes",
+  (fx) => `r ${fx.agentDir}/schedule/jobs.json; r ${fx.agentDir}/../Config/sandbox.toml; ls -A ${fx.root}`,
+  (fx) =>
+    `denied ${fx.agentDir}/schedule/jobs.json\ndenied ${fx.agentDir}/../Config/sandbox.toml\nAgent\nHome\n`,
+  LINK_HARNESS,
+);
+
+sandboxTest("attack: make a folder in Agent/ beside the collections Link Harness writes", async () => {
+  await using fx = await agentFixture();
+  const r = await fx.sh(
+    `mkdir ${fx.agentDir}/schedule ${fx.agentDir}/evil 2>/dev/null; echo done`,
+    LINK_HARNESS,
+  );
+  assert.equal(r.stdout, "done\n");
+  // Agent/ inside is bubblewrap's own folder, never bound: nothing made in it comes out.
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(fx.agentDir)) names.push(entry.name);
+  assert.deepEqual(names.sort(), ["chats", "instructions", "memory", "schedule", "skills"]);
+  assert.deepEqual(await Deno.readTextFile(join(fx.agentDir, "schedule", "jobs.json")), "[]\n");
+});
 
 attack(
   "reach another agent's sockets in ~/.lnk/agents/.net",
@@ -168,29 +197,41 @@ attack(
 
 attack(
   "write instructions/ (LAY-5)",
-  (fx) => `w ${fx.agentHome}/instructions/agent.md; w ${fx.agentHome}/instructions/new.md`,
-  (fx) => `denied ${fx.agentHome}/instructions/agent.md\ndenied ${fx.agentHome}/instructions/new.md\n`,
+  (fx) => `w ${fx.agentDir}/instructions/agent.md; w ${fx.agentDir}/instructions/new.md`,
+  (fx) => `denied ${fx.agentDir}/instructions/agent.md\ndenied ${fx.agentDir}/instructions/new.md\n`,
+  LINK_HARNESS,
 );
 
 attack(
   "write chats/ as a tool (LAY-7)",
-  (fx) => `w "${fx.agentHome}/chats/telegram:1/0002.json"`,
-  (fx) => `denied ${fx.agentHome}/chats/telegram:1/0002.json\n`,
+  (fx) => `w "${fx.agentDir}/chats/telegram:1/0002.json"`,
+  (fx) => `denied ${fx.agentDir}/chats/telegram:1/0002.json\n`,
 );
 
 attack(
   "rename the read-only instructions/ away and put its own in place",
   (fx) =>
-    `cd ${fx.agentHome}; mv instructions old 2>/dev/null || echo no-move; rmdir instructions 2>/dev/null || echo no-rmdir;
+    `cd ${fx.agentDir}; mv instructions old 2>/dev/null || echo no-move; rmdir instructions 2>/dev/null || echo no-rmdir;
    rm -rf instructions 2>/dev/null || echo no-remove; cat instructions/agent.md`,
   "no-move\nno-rmdir\nno-remove\n# main\n",
+  LINK_HARNESS,
 );
 
 attack(
   "hard-link a read-only instruction into writable Home to write it (LAY-9)",
   (fx) =>
-    `cd ${fx.agentHome}; ln instructions/agent.md work/agent.md 2>/dev/null || echo no-link; r instructions/agent.md`,
+    `ln ${fx.agentDir}/instructions/agent.md ${fx.agentHome}/work/agent.md 2>/dev/null || echo no-link;
+   r ${fx.agentDir}/instructions/agent.md`,
   "no-link\n# main\n",
+  LINK_HARNESS,
+);
+
+attack(
+  "hard-link a chat into its notes, where Link Harness writes",
+  (fx) =>
+    `ln "${fx.agentDir}/chats/telegram:1/0001.json" ${fx.agentDir}/memory/c.md 2>/dev/null || echo no-link`,
+  "no-link\n",
+  LINK_HARNESS,
 );
 
 attack(
@@ -242,8 +283,9 @@ attack(
 
 attack(
   "remount a read-only folder writable",
-  (fx) => `mount -o remount,rw ${fx.agentHome}/instructions 2>/dev/null || echo no-remount`,
+  (fx) => `mount -o remount,rw ${fx.agentDir}/instructions 2>/dev/null || echo no-remount`,
   "no-remount\n",
+  LINK_HARNESS,
 );
 
 attack(

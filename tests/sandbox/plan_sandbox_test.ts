@@ -161,19 +161,54 @@ Deno.test("planSandbox() hides secret system paths under a grant of / (root keep
   assert.doesNotMatch(planSandbox(input("")).argv.join(" "), /\/etc\/shadow/);
 });
 
-Deno.test("planSandbox() shows instructions, skills and chats beside Home's folders (LAY-5, LAY-6)", () => {
+Deno.test("planSandbox() binds Home and each collection the grants show at its own path, nothing in Home (LAY-2, LAY-3, LAY-6)", () => {
   const plan = planSandbox(
     input('[files]\n"." = "read"\nwork = "write"\ninstructions = "read"\n', { agent: AGENT }),
   );
-  const argv = plan.argv.join(" ");
-  assert.match(argv, /--ro-bind \/home\/me\/Link\/Agents\/main\/Home \/home\/me\/Link\/Agents\/main\/Home/);
-  assert.match(argv, /--bind (\/home\/me\/Link\/Agents\/main\/Home\/work) \1/);
-  assert.match(
-    argv,
-    /--ro-bind \/home\/me\/Link\/Agents\/main\/Agent\/instructions \/home\/me\/Link\/Agents\/main\/Home\/instructions/,
-  );
-  assert.doesNotMatch(argv, /Agent\/chats|Agent\/skills|Config/);
+  assert.deepEqual(agentMounts(plan.argv), [
+    "--ro-bind /home/me/Link/Agents/main/Home /home/me/Link/Agents/main/Home",
+    "--bind /home/me/Link/Agents/main/Home/work /home/me/Link/Agents/main/Home/work",
+    "--ro-bind-try /home/me/Link/Agents/main/Agent/instructions /home/me/Link/Agents/main/Agent/instructions",
+  ]);
+  assert.deepEqual(plan.ensureDirs, [
+    "/home/me/.lnk/agents/abc123/harness",
+    "/home/me/Link/Agents/main/Home/work",
+  ]);
 });
+
+Deno.test("planSandbox() gives Link Harness Agent/chats and its notes in Agent/memory writable, made in Agent/ (LAY-7)", () => {
+  const plan = planSandbox(input("", { agent: AGENT, harnessWritesChats: true, harnessWritesNotes: true }));
+  assert.deepEqual(agentMounts(plan.argv), [
+    "--bind /home/me/Link/Agents/main/Home /home/me/Link/Agents/main/Home",
+    "--ro-bind-try /home/me/Link/Agents/main/Agent/instructions /home/me/Link/Agents/main/Agent/instructions",
+    "--ro-bind-try /home/me/Link/Agents/main/Agent/skills /home/me/Link/Agents/main/Agent/skills",
+    "--bind-try /home/me/Link/Agents/main/Agent/chats /home/me/Link/Agents/main/Agent/chats",
+    "--bind-try /home/me/Link/Agents/main/Agent/memory /home/me/Link/Agents/main/Agent/memory",
+  ]);
+  assert.deepEqual(plan.ensureDirs, [
+    "/home/me/.lnk/agents/abc123/harness",
+    "/home/me/Link/Agents/main/Agent/chats",
+    "/home/me/Link/Agents/main/Agent/memory",
+  ]);
+});
+
+Deno.test("planSandbox() shows an outside harness all of Home and nothing of Agent/ (LAY-8)", () => {
+  const plan = planSandbox(input("", { agent: AGENT, folders: "home", harnessWritesNotes: true }));
+  assert.deepEqual(agentMounts(plan.argv), [
+    "--bind /home/me/Link/Agents/main/Home /home/me/Link/Agents/main/Home",
+  ]);
+});
+
+/** The mounts of the agent's folders, in bubblewrap's order, one string each. */
+function agentMounts(argv: readonly string[]): string[] {
+  const mounts: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (/^--(ro-)?bind(-try)?$/.test(argv[i]!) && argv[i + 2]?.startsWith("/home/me/Link/")) {
+      mounts.push(argv.slice(i, i + 3).join(" "));
+    }
+  }
+  return mounts;
+}
 
 Deno.test("planSandbox() runs the relays first, then the command", () => {
   const plan = planSandbox(input("", {

@@ -1,23 +1,44 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { agentFixture, sandboxTest } from "./_support.ts";
+import { agentFixture, LINK_HARNESS, sandboxTest } from "./_support.ts";
+
+async function entries(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
 
 sandboxTest(
-  "sandbox: the default grants read Home and write it, instructions and chats read-only (LAY-5, LAY-7)",
+  "sandbox: the default grants write Home, and show instructions, skills and chats read-only at their own paths (LAY-3, LAY-5, LAY-7)",
   async () => {
     await using fx = await agentFixture();
     const r = await fx.sh(
-      `cd "${fx.agentHome}"; cat notes.txt instructions/agent.md skills/s.md; ls chats;
-     w work/new.md; w instructions/x; w chats/x; w instructions/agent.md`,
+      `cd "${fx.agentHome}"; cat notes.txt; ls -A; cd "${fx.agentDir}"; ls -A; cat instructions/agent.md skills/s.md;
+     ls chats; w ../Home/work/new.md; w instructions/x; w chats/x; w instructions/agent.md; echo x > x`,
     );
     assert.deepEqual(r, {
       code: 0,
-      stdout:
-        "my notes\n# main\nskill\ntelegram:1\nwrote work/new.md\ndenied instructions/x\ndenied chats/x\n" +
-        "denied instructions/agent.md\n",
+      stdout: "my notes\nnotes.txt\nwork\nchats\ninstructions\nskills\n# main\nskill\ntelegram:1\n" +
+        "wrote ../Home/work/new.md\ndenied instructions/x\ndenied chats/x\ndenied instructions/agent.md\n",
       stderr: "",
     });
     assert.equal(await Deno.readTextFile(join(fx.agentHome, "work", "new.md")), "x\n");
+    // Agent/ itself is made by bubblewrap inside, never bound: what is put in it stays inside.
+    assert.deepEqual(await entries(fx.agentDir), ["chats", "instructions", "memory", "schedule", "skills"]);
+  },
+);
+
+sandboxTest(
+  "sandbox: nothing is made in Home for Agent/'s folders, whoever runs (LAY-2, LAY-3)",
+  async () => {
+    await using fx = await agentFixture();
+    const before = await entries(fx.agentHome);
+    for (const options of [{}, LINK_HARNESS, { folders: "home" as const }]) {
+      const plan = await fx.plan(["true"], options);
+      assert.deepEqual(plan.ensureDirs.filter((d) => d.startsWith(`${fx.agentHome}/`)), []);
+      assert.deepEqual(await fx.sh("true", options), { code: 0, stdout: "", stderr: "" });
+    }
+    assert.deepEqual(await entries(fx.agentHome), before);
   },
 );
 
@@ -46,22 +67,35 @@ sandboxTest("sandbox: [files] '.' none hides Home but for the folders named", as
 
 sandboxTest("sandbox: [files] instructions none shows no instructions, skills none no skills", async () => {
   await using fx = await agentFixture();
-  const r = await fx.sh(`cd "${fx.agentHome}"; ls -A; r instructions/agent.md; r skills/s.md`, {
-    spec: '[files]\n"." = "write"\ninstructions = "none"\nskills = "none"\n',
-  });
+  const r = await fx.sh(
+    `cd "${fx.agentHome}"; ls -A; ls -A ..; cd "${fx.agentDir}"; ls -A; r instructions/agent.md; r skills/s.md`,
+    { spec: '[files]\n"." = "write"\ninstructions = "none"\nskills = "none"\nchats = "read"\n' },
+  );
   // A collection the file leaves out is not shown: what [files] says is all that holds.
-  assert.deepEqual(r.stdout, "notes.txt\nwork\ndenied instructions/agent.md\ndenied skills/s.md\n");
+  assert.deepEqual(
+    r.stdout,
+    "notes.txt\nwork\nAgent\nHome\nchats\ndenied instructions/agent.md\ndenied skills/s.md\n",
+  );
 });
 
 sandboxTest(
-  "sandbox: the harness itself writes chats/ when it keeps to the layout (LAY-7, LAY-8)",
+  "sandbox: Link Harness writes Agent/chats and its notes in Agent/memory; schedule/ and Config/ stay hidden (LAY-7, LAY-8)",
   async () => {
     await using fx = await agentFixture();
-    const r = await fx.sh(`echo t > "${fx.agentHome}/chats/turn.json" && echo wrote`, {
-      harnessWritesChats: true,
+    const r = await fx.sh(
+      `cd "${fx.agentDir}"; ls -A; cat memory/m.md; echo t > chats/turn.json && echo wrote-chats;
+     echo n > memory/n.md && echo wrote-note; ls -A .. ; r schedule/jobs.json; r ../Config/spec.toml; echo x > x`,
+      LINK_HARNESS,
+    );
+    assert.deepEqual(r, {
+      code: 0,
+      stdout: "chats\ninstructions\nmemory\nskills\nmemory\nwrote-chats\nwrote-note\nAgent\nHome\n" +
+        "denied schedule/jobs.json\ndenied ../Config/spec.toml\n",
+      stderr: "",
     });
-    assert.deepEqual(r, { code: 0, stdout: "wrote\n", stderr: "" });
-    assert.equal(await Deno.readTextFile(join(fx.root, "Agent", "chats", "turn.json")), "t\n");
+    assert.deepEqual(await entries(fx.agentDir), ["chats", "instructions", "memory", "schedule", "skills"]);
+    assert.equal(await Deno.readTextFile(join(fx.agentDir, "chats", "turn.json")), "t\n");
+    assert.equal(await Deno.readTextFile(join(fx.agentDir, "memory", "n.md")), "n\n");
   },
 );
 
@@ -71,10 +105,14 @@ sandboxTest("sandbox: an outside harness gets all of Home writable and never Age
   assert.deepEqual(plan.notices, ["[files] holds only for Link's tools: this harness gets all of Home"]);
   const r = await fx.sh(
     `cd "${fx.agentHome}"; echo x > x && echo wrote; ls instructions 2>/dev/null || echo no-instructions;
-     ls "${fx.root}/Agent" 2>/dev/null || echo no-agent`,
+     ls "${fx.agentDir}" 2>/dev/null || echo no-agent; r "${fx.agentDir}/memory/m.md"`,
     { folders: "home", spec: '[files]\n"." = "read"\n' },
   );
-  assert.deepEqual(r, { code: 0, stdout: "wrote\nno-instructions\nno-agent\n", stderr: "" });
+  assert.deepEqual(r, {
+    code: 0,
+    stdout: `wrote\nno-instructions\nno-agent\ndenied ${fx.agentDir}/memory/m.md\n`,
+    stderr: "",
+  });
 });
 
 sandboxTest("sandbox: [paths] read shows a folder read-only and write makes one writable", async () => {
@@ -99,12 +137,13 @@ sandboxTest(
     await using fx = await agentFixture();
     const r = await fx.sh(
       `cd "${fx.home}"; cat .ssh/id_ed25519; ls -A .config; ls -A Link/Teams; ls -A Link/Agents; ls -A Link/Agents/main;
-     ls -A .lnk; ls -A .lnk/agents; r .lnk/machine.toml`,
+     ls -A Link/Agents/main/Agent; ls -A .lnk; ls -A .lnk/agents; r .lnk/machine.toml`,
       { spec: '[paths]\nread = ["~"]\n' },
     );
     assert.deepEqual(r, {
       code: 0,
-      stdout: `PRIVATE KEY\nmain\nHome\nagents\n.net\nabc123def\ndenied .lnk/machine.toml\n`,
+      stdout:
+        `PRIVATE KEY\nmain\nAgent\nHome\nchats\ninstructions\nskills\nagents\n.net\nabc123def\ndenied .lnk/machine.toml\n`,
       stderr: "",
     });
   },

@@ -90,6 +90,7 @@ async function checkEnforceable(ctx: AgentContext, agent: AgentSettings, text: s
       agent: policy.sandboxAgent,
       folders: policy.folders,
       harnessWritesChats: policy.harnessWritesChats,
+      harnessWritesNotes: policy.harnessWritesNotes,
       harnessHome: policy.harnessHome,
       hide: policy.hide,
       command: ["true"],

@@ -3,7 +3,7 @@ import { sha256Hex } from "../../base/mod.ts";
 
 /** A file a check reads from inside, and the hash it has outside. */
 export interface ReadTarget {
-  /** The path inside the sandbox (where a collection is shown, it differs from outside). */
+  /** The path inside the sandbox: the same as outside, since the sandbox binds each folder at its own path. */
   readonly inside: string;
   readonly sha256: string;
 }
@@ -27,14 +27,14 @@ export class CheckSetup implements AsyncDisposable {
   #accepting: Promise<void>[] = [];
   readonly #tag = crypto.randomUUID().slice(0, 8);
 
-  /** A canary in `dir` (shown inside at `shownAt`, the same unless told), or undefined when `dir` is none. */
-  async canary(dir: string, shownAt = dir): Promise<ReadTarget | undefined> {
+  /** A canary in `dir`, or undefined when `dir` is none. */
+  async canary(dir: string): Promise<ReadTarget | undefined> {
     if (!(await isDir(dir))) return undefined;
     const name = `.lnk-check-${this.#tag}-${this.#made.length}`;
     const text = `link check ${crypto.randomUUID()}\n`;
     await Deno.writeTextFile(join(dir, name), text, { createNew: true, mode: 0o600 });
     this.#made.push(join(dir, name));
-    return { inside: join(shownAt, name), sha256: sha256Hex(text) };
+    return { inside: join(dir, name), sha256: sha256Hex(text) };
   }
 
   /** An existing file to read from inside, by its hash; undefined when there is none. */
@@ -46,12 +46,12 @@ export class CheckSetup implements AsyncDisposable {
     }
   }
 
-  /** A new file to create from inside `shownAt`, looked for in `dir`; undefined when `dir` is none. */
-  async writable(dir: string, shownAt = dir): Promise<WriteTarget | undefined> {
+  /** A new file to create from inside in `dir`, looked for there outside; undefined when `dir` is none. */
+  async writable(dir: string): Promise<WriteTarget | undefined> {
     if (!(await isDir(dir))) return undefined;
     const name = `.lnk-check-w-${this.#tag}-${this.#made.length}`;
     this.#made.push(join(dir, name));
-    return { inside: join(shownAt, name), outside: join(dir, name), token: crypto.randomUUID() };
+    return { inside: join(dir, name), outside: join(dir, name), token: crypto.randomUUID() };
   }
 
   /** Whether a write probe's file arrived outside with its token. */

@@ -3,7 +3,7 @@ import type { LinkPaths } from "../../base/mod.ts";
 import { expandHome, VISIBLE_COLLECTIONS } from "../../../sandbox/mod.ts";
 import { layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
-import type { CheckSetup } from "./check_setup.ts";
+import type { CheckSetup, ReadTarget, WriteTarget } from "./check_setup.ts";
 import type { HarnessPolicy } from "./harness_policy.ts";
 import { type PlannedCheck, reachCheck, reachOf } from "./planned_check.ts";
 
@@ -84,19 +84,15 @@ async function otherAgentsCheck(
   return reachCheck(setup, `other agents' folders (${others.length} other)`, "hidden", { reads, writes });
 }
 
-/** Home and the collections as the harness sees them: per [files] (layout), or all of Home. */
+/**
+ * Home and the collections as the harness sees them: per [files] (layout), Home at its own path
+ * and each collection at its own path in Agent/ (LAY-3), or all of Home (an outside harness).
+ */
 async function homeChecks(setup: CheckSetup, policy: HarnessPolicy): Promise<PlannedCheck[]> {
   const { layout, spec } = policy;
   const agentDir = layout.agent;
-  const brain = {
-    reads: [await setup.canary(join(agentDir, "memory")), await setup.canary(join(agentDir, "schedule"))],
-    writes: [await setup.writable(agentDir)],
-  };
   if (policy.folders === "home") {
-    brain.reads.push(
-      await setup.canary(join(agentDir, "instructions")),
-      await setup.canary(join(agentDir, "chats")),
-    );
+    const brain = await brainReach(setup, agentDir, ["memory", "schedule", "instructions", "chats"]);
     return [
       reachCheck(setup, "Home (all of it: a harness from outside Link)", "writable", {
         reads: [await setup.canary(layout.home)],
@@ -105,7 +101,22 @@ async function homeChecks(setup: CheckSetup, policy: HarnessPolicy): Promise<Pla
       reachCheck(setup, "Agent/ (out of an outside harness's reach)", "hidden", brain),
     ];
   }
-  const checks = [reachCheck(setup, "Agent/ memory and schedule (reached through Link)", "hidden", brain)];
+  const unseen = policy.harnessWritesNotes ? ["schedule"] : ["memory", "schedule"];
+  const checks = [
+    reachCheck(
+      setup,
+      `Agent/ ${unseen.join(" and ")} (reached through Link)`,
+      "hidden",
+      await brainReach(setup, agentDir, unseen),
+    ),
+  ];
+  if (policy.harnessWritesNotes) {
+    const memory = join(agentDir, "memory");
+    checks.push(reachCheck(setup, "memory/ (its notes, written by Link Harness)", "writable", {
+      reads: [await setup.canary(memory)],
+      writes: [await setup.writable(memory)],
+    }));
+  }
   const files = { ...spec.files };
   if (policy.harnessWritesChats) files.chats ??= "read";
   for (const [name, access] of Object.entries(files)) {
@@ -116,17 +127,29 @@ async function homeChecks(setup: CheckSetup, policy: HarnessPolicy): Promise<Pla
       }));
       continue;
     }
-    const shown = join(layout.home, name);
-    const source = COLLECTIONS.includes(name) ? join(agentDir, name) : shown;
-    if (source === shown && access !== "none") await Deno.mkdir(shown, { recursive: true });
+    // A collection is bound at its own path in Agent/; a folder [files] names is one of Home's.
+    const collection = COLLECTIONS.includes(name);
+    const folder = join(collection ? agentDir : layout.home, name);
+    if (!collection && access !== "none") await Deno.mkdir(folder, { recursive: true });
     const byHarness = name === "chats" && policy.harnessWritesChats;
     const label = byHarness ? "chats/ (written by Link Harness; its tools only read)" : `${name}/ ([files])`;
     checks.push(reachCheck(setup, label, byHarness ? "writable" : reachOf(access), {
-      reads: [await setup.canary(source, shown)],
-      writes: [await setup.writable(source, shown)],
+      reads: [await setup.canary(folder)],
+      writes: [await setup.writable(folder)],
     }));
   }
   return checks;
+}
+
+/** Canaries in the collections of Agent/ that must stay hidden, and a write to Agent/ itself. */
+async function brainReach(
+  setup: CheckSetup,
+  agentDir: string,
+  names: readonly string[],
+): Promise<{ reads: (ReadTarget | undefined)[]; writes: (WriteTarget | undefined)[] }> {
+  const reads: (ReadTarget | undefined)[] = [];
+  for (const name of names) reads.push(await setup.canary(join(agentDir, name)));
+  return { reads, writes: [await setup.writable(agentDir)] };
 }
 
 /** Each [paths] grant holding: read-only or writable as granted. */
@@ -154,15 +177,14 @@ async function pathChecks(setup: CheckSetup, home: string, policy: HarnessPolicy
 
 /** chats/ as Link's tools and run's commands see it: never writable, whoever writes it (LAY-7). */
 export async function toolsChatsCheck(setup: CheckSetup, policy: HarnessPolicy): Promise<PlannedCheck> {
-  const source = join(policy.layout.agent, "chats");
-  const shown = join(policy.layout.home, "chats");
+  const chats = join(policy.layout.agent, "chats");
   return reachCheck(
     setup,
     "chats/ (as its tools and run's commands see it)",
     reachOf(policy.spec.files.chats ?? "none"),
     {
-      reads: [await setup.canary(source, shown)],
-      writes: [await setup.writable(source, shown)],
+      reads: [await setup.canary(chats)],
+      writes: [await setup.writable(chats)],
     },
   );
 }

@@ -31,8 +31,10 @@ export interface HarnessPolicy {
   readonly layer: HarnessLayer | undefined;
   /** "layout" for a harness that keeps to it ([files] holds), "home" for one from outside (LAY-8). */
   readonly folders: FoldersMode;
-  /** Link Harness writes chats/ itself; its tools never do (LAY-7). */
+  /** Link Harness writes Agent/chats itself; its tools never do (LAY-7). */
   readonly harnessWritesChats: boolean;
+  /** Link Harness keeps the agent's notes in Agent/memory (its notes tools); no other harness sees it. */
+  readonly harnessWritesNotes: boolean;
   readonly layout: AgentLayout;
   readonly sandboxAgent: SandboxAgent;
   /** The harness's home for this agent: writable, its HOME inside. */
@@ -68,6 +70,7 @@ export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Pr
     layer,
     folders: keepsLayout ? "layout" : "home",
     harnessWritesChats: agent.harness === "link",
+    harnessWritesNotes: agent.harness === "link",
     layout,
     sandboxAgent: { id: agent.id, name: agent.name, home: layout.home, agentDir: layout.agent },
     harnessHome: harnessHomeOf(paths, agent),

@@ -125,6 +125,7 @@ export async function startHarnessSandbox(
       agent: policy.sandboxAgent,
       folders: policy.folders,
       harnessWritesChats: options.view === "tools" ? false : policy.harnessWritesChats,
+      harnessWritesNotes: options.view === "tools" ? false : policy.harnessWritesNotes,
       harnessHome: policy.harnessHome,
       netDir,
       command: options.command,

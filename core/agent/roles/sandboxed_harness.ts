@@ -8,6 +8,7 @@ import {
   requireUserNamespaces,
   resolveSandboxInput,
   runSandboxed,
+  type SandboxAgent,
   serveRelay,
 } from "../../../sandbox/mod.ts";
 import { type LocalServer, resolveModel } from "../../harness/model/mod.ts";
@@ -73,24 +74,24 @@ export async function startSandboxedHarness(
     stack.use(await serveRelay({ kind: "unix-to-tcp", socket, port }, { signal: options.signal }));
     relays.push({ kind: "tcp-to-unix", port, socket });
   }
-  // Paths as the sandbox shows them: real paths, bound at the same place inside.
-  const inside = { net: await Deno.realPath(netDir), home: await Deno.realPath(policy.layout.home) };
-  const plan = planSandbox(
-    await resolveSandboxInput({
-      spec: policy.spec,
-      source: policy.source,
-      paths: ctx.paths,
-      agent: policy.sandboxAgent,
-      folders: policy.folders,
-      harnessWritesChats: policy.harnessWritesChats,
-      harnessHome: policy.harnessHome,
-      netDir,
-      command: roleArgv(harnessRole(agent.harness, join(inside.net, "endpoint.sock"))),
-      env: proxy?.env,
-      relays,
-      hide: policy.hide,
-    }),
-  );
+  // The socket folder as the sandbox shows it: its real path, bound at the same place inside.
+  const insideNet = await Deno.realPath(netDir);
+  const input = await resolveSandboxInput({
+    spec: policy.spec,
+    source: policy.source,
+    paths: ctx.paths,
+    agent: policy.sandboxAgent,
+    folders: policy.folders,
+    harnessWritesChats: policy.harnessWritesChats,
+    harnessWritesNotes: policy.harnessWritesNotes,
+    harnessHome: policy.harnessHome,
+    netDir,
+    command: roleArgv(harnessRole(agent.harness, join(insideNet, "endpoint.sock"))),
+    env: proxy?.env,
+    relays,
+    hide: policy.hide,
+  });
+  const plan = planSandbox(input);
   for (const notice of plan.notices) log.warn(notice, { agent: agent.id });
   const sandbox = stack.use(
     // A session of its own: stopping the service stops the harness through stop(), cleanly.
@@ -105,11 +106,10 @@ export async function startSandboxedHarness(
   const line = harnessInputLine(agent, key, {
     paths: ctx.paths,
     spec: options.spec,
-    netDir: inside.net,
+    netDir: insideNet,
     more: {
       owner: agent.owner,
-      // The layout inside shows instructions/, skills/ and chats/ beside Home's own folders (LAY-5).
-      folders: { agent: inside.home, home: inside.home },
+      folders: insideFolders(input.agent ?? policy.sandboxAgent),
       spec: options.spec,
       grants: policy.agentSpec,
       model: route?.model,
@@ -129,6 +129,16 @@ export async function startSandboxedHarness(
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/**
+ * The agent's folders as the harness finds them inside: Home and Agent/ at their real paths, where
+ * the sandbox binds them and each collection it shows (LAY-3). The harness's tools show them as one
+ * view, instructions/, skills/ and chats/ beside Home's own folders (LAY-5); its notes go to
+ * Agent/memory.
+ */
+function insideFolders(agent: SandboxAgent): { agent: string; home: string } {
+  return { agent: agent.agentDir, home: agent.home };
 }
 
 /** The agent's model (resolved here, outside) as the harness reaches it from inside. */

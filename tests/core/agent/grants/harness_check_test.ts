@@ -34,7 +34,8 @@ sandboxTest(
       ["~/.config (service units)", "hidden", "hidden", true],
       ["Config/ (its grants and spec)", "hidden", "hidden", true],
       ["other agents' folders (1 other)", "hidden", "hidden", true],
-      ["Agent/ memory and schedule (reached through Link)", "hidden", "hidden", true],
+      ["Agent/ schedule (reached through Link)", "hidden", "hidden", true],
+      ["memory/ (its notes, written by Link Harness)", "writable", "writable", true],
       ['Home ([files] ".")', "writable", "writable", true],
       ["instructions/ ([files])", "read-only", "read-only", true],
       ["skills/ ([files])", "read-only", "read-only", true],
@@ -189,6 +190,7 @@ sandboxTest(
     const failed = check.rows.filter((r) => !r.ok).map((r) => r.check);
     assert.deepEqual(failed.filter((c) => !/your network/.test(c)), [
       "its own home",
+      "memory/ (its notes, written by Link Harness)",
       'Home ([files] ".")',
       "instructions/ ([files])",
       "skills/ ([files])",
