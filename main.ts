@@ -11,6 +11,8 @@ type Role = (args: string[], signal: AbortSignal) => Promise<number>;
 const ROLES: Record<string, () => Promise<Role>> = {
   "agent run": async () => (await import("./core/agent/mod.ts")).runAgentRole,
   "agent bridge": async () => (await import("./core/agent/mod.ts")).runBridgeRole,
+  "agent bridges": async () => (await import("./core/agent/mod.ts")).runBridgesRole,
+  "scheduler runner": async () => (await import("./core/scheduler/mod.ts")).runRunnerRole,
   "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,

@@ -2,12 +2,14 @@ import type { AgentStatus } from "../../core/agent/mod.ts";
 
 /** One agent's status in words. */
 export function statusText(s: AgentStatus): string {
+  // The one bridge every agent shares, or the agent's own (PRC-6).
+  const bridge = s.bridge === "shared" ? "shared bridge" : "bridge";
   const state = s.state === "died" ? `DIED (${s.reason ?? "see `lnk agent logs`"})` : s.state;
   return [
     `${s.name} (${s.id}): ${state}`,
     `  harness: ${s.harness}, sandbox ${s.sandbox}`,
     `  port:    ${s.ports.endpoint} (block ${s.ports.block}-${s.ports.block + 9})`,
-    `  services: bridge ${serviceText(s.services.bridge)}, agent ${serviceText(s.services.agent)}`,
+    `  services: ${bridge} ${serviceText(s.services.bridge)}, agent ${serviceText(s.services.agent)}`,
   ].join("\n");
 }
 

@@ -44,6 +44,8 @@ export { serviceFor } from "./service_plan.ts";
 /** The roles each agent runs. */
 export { runAgentRole } from "./roles/run_agent_role.ts";
 export { runBridgeRole } from "./roles/run_bridge_role.ts";
+/** One bridge for every agent (`shared_bridge`): its role, and where it stands for an agent. */
+export { runBridgesRole, SharedBridge, sharedBridgeService } from "./roles/shared/mod.ts";
 /** The agent's own bridges: the store bridge and the way in (send.sock). */
 export {
   checkConversationScope,

@@ -13,6 +13,7 @@ import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, updateSettings } from "./settings.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
 import { firstServiceError, serviceFailure } from "./roles/door/mod.ts";
+import { startOnSharedBridge, stayOnSharedBridge } from "./roles/shared/mod.ts";
 import {
   checkUserNamespaces,
   offerBwrapProfile,
@@ -82,6 +83,7 @@ export async function startAgent(
   agent = await freePorts(ctx, agent);
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
+  if (machine.shared_bridge) return await startShared(ctx, agent, options.foreground);
   if (options.foreground) return await runInForeground(ctx, agent, options.foreground);
   const sinceMs = Date.now();
   try {
@@ -97,6 +99,35 @@ export async function startAgent(
       `Cannot start agent "${agent.name}"`,
       await firstServiceError(backend, names, sinceMs),
     );
+  }
+  return await agentStatus(ctx, agent);
+}
+
+/**
+ * `shared_bridge = true` (PRC-6): the agent goes on the one bridge every agent shares, started
+ * when none runs; no bridge of its own. With --foreground it stays until the signal aborts,
+ * starting the shared bridge again when it is gone (PRC-16).
+ */
+async function startShared(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  foreground?: AbortSignal,
+): Promise<AgentStatus> {
+  try {
+    agent = await startOnSharedBridge(ctx, agent, { moveBlock: (a, busy) => moveBlock(ctx, a, busy) });
+    if (foreground) {
+      ctx.note?.(
+        `Agent "${agent.name}" runs on the shared bridge on port ${agent.ports.endpoint}; Ctrl-C stops it`,
+      );
+      await stayOnSharedBridge(ctx, agent, foreground);
+    }
+  } catch (err) {
+    await unbindKey(ctx.paths, agent.id);
+    throw err;
+  }
+  if (foreground) {
+    await (await pickBackend(ctx.paths, ctx.env)).stop(serviceNames("agent", agent.id));
+    await unbindKey(ctx.paths, agent.id);
   }
   return await agentStatus(ctx, agent);
 }

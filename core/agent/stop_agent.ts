@@ -2,12 +2,15 @@ import type { AgentContext } from "./context.ts";
 import { unbindKey } from "./keyring.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames } from "./services/mod.ts";
+import { leaveSharedBridge } from "./roles/shared/mod.ts";
 
 /**
  * Stops an agent's services, the bridge first so no message wakes the agent meanwhile, and unbinds
- * its key, so proofs made with it are refused (BRG-7).
+ * its key, so proofs made with it are refused (BRG-7). An agent on the shared bridge is taken off
+ * it, and the shared bridge stays for the others (PRC-16).
  */
 export async function stopAgent(ctx: AgentContext, agent: AgentSettings): Promise<void> {
+  await leaveSharedBridge(ctx, agent.id);
   const backend = await pickBackend(ctx.paths, ctx.env);
   await backend.stop(serviceNames("bridge", agent.id));
   await backend.stop(serviceNames("agent", agent.id));

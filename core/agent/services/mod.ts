@@ -11,6 +11,7 @@ export {
   type ServiceNames,
   serviceNames,
   type ServiceRole,
+  SHARED_BRIDGE_NAMES,
 } from "./service_names.ts";
 /** The backends. */
 export { detachedBackend } from "./detached.ts";

@@ -16,6 +16,16 @@ export function serviceNames(role: ServiceRole, id: string): ServiceNames {
   return { base: `lnk-${role}-${id}`, systemd: `lnk-${role}-${id}.service`, launchd: `link.${role}.${id}` };
 }
 
+/**
+ * The shared bridge's names (PRC-6, PRC-16): one service for every agent of the machine, named for
+ * none of them.
+ */
+export const SHARED_BRIDGE_NAMES: ServiceNames = {
+  base: "lnk-bridges",
+  systemd: "lnk-bridges.service",
+  launchd: "link.bridges",
+};
+
 /** Refuses a service a harness claims under Link's own names (IDN-2). */
 export function checkHarnessServiceName(name: string): void {
   if (/^(link\.|lnk-)/i.test(name)) {

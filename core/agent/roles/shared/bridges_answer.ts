@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/** One agent the shared bridge carries, as its control socket tells. */
+export const CarriedState = z.strictObject({
+  id: z.string(),
+  /** Where the agent behind its door stands (asleep, waking, awake, stopping). */
+  state: z.enum(["asleep", "waking", "awake", "stopping"]),
+  port: z.number().int(),
+  zone: z.string(),
+});
+export type CarriedState = z.infer<typeof CarriedState>;
+
+/** An error as the control socket carries it: a LinkError's code, message and hint. */
+export const BridgesError = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+});
+export type BridgesError = z.infer<typeof BridgesError>;
+
+/** What the shared bridge says of itself (`GET /bridges`). */
+export const BridgesSnapshot = z.strictObject({
+  pid: z.number().int(),
+  /** It has no agent and ends once its linger runs out (PRC-15). */
+  lingering: z.boolean(),
+  agents: z.array(CarriedState),
+  /** Agents on its list it could not carry, with why. */
+  failed: z.array(z.strictObject({ id: z.string(), error: BridgesError })),
+  /** Its scheduler runners, one a time zone. */
+  runners: z.array(z.strictObject({ zone: z.string(), pid: z.number().int() })),
+});
+export type BridgesSnapshot = z.infer<typeof BridgesSnapshot>;
+
+/**
+ * What the shared bridge did at `POST /sync` for one agent: it read its list again, then carries
+ * the agent (woken when asked) or has let it go; or it cannot say, with the error. "ENDING" says
+ * it is ending after its linger: start another.
+ */
+export const SyncAnswer = z.strictObject({
+  agent: CarriedState.nullable(),
+  error: BridgesError.optional(),
+});
+export type SyncAnswer = z.infer<typeof SyncAnswer>;
+
+/** What `POST /sync` asks. */
+export const SyncRequest = z.strictObject({
+  agent: z.string().optional(),
+  wake: z.boolean().default(false),
+});
+export type SyncRequest = z.infer<typeof SyncRequest>;
+
+/** The code a bridge ending after its linger answers a sync with. */
+export const ENDING = "ENDING";

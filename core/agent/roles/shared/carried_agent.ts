@@ -1,0 +1,155 @@
+import { dirname, join } from "node:path";
+import { type Clock, LinkError, logger, parseDuration } from "../../../base/mod.ts";
+import { isTimeZone, systemTimeZone } from "../../../scheduler/mod.ts";
+import { loadAgentConfig } from "../../agent_config.ts";
+import { serveStoreBridge, serveWayIn, storeDriverFor } from "../../bridges/mod.ts";
+import type { AgentContext } from "../../context.ts";
+import { readKey } from "../../keyring.ts";
+import { layoutOf } from "../../layout.ts";
+import { serviceFor } from "../../service_plan.ts";
+import { pickBackend } from "../../services/mod.ts";
+import { type AgentSettings, loadSettings } from "../../settings.ts";
+import {
+  type AgentDoor,
+  type AgentStarter,
+  askHarnessBusy,
+  openAgentDoor,
+  serviceStarter,
+  socketAnswers,
+} from "../door/mod.ts";
+
+const log = logger("bridges");
+
+/** One agent as the shared bridge carries it: its door, store bridge and way in, each with its own key. */
+export interface CarriedAgent extends AsyncDisposable {
+  readonly id: string;
+  /** The token of the start the bridge carries (bridges.json). */
+  readonly start: string;
+  readonly settings: AgentSettings;
+  readonly door: AgentDoor;
+  /** Its time zone: `[run] time_zone`, or the machine's. */
+  readonly zone: string;
+  /** Its Config/spec.toml, watched for a change of zone. */
+  readonly specPath: string;
+  /** Reads the spec again; says whether the zone changed. A spec that cannot be read keeps the zone. */
+  refreshZone(): Promise<boolean>;
+  /** Closes its door and bridges, then stops its agent service: the agent is off the bridge. */
+  drop(): Promise<void>;
+}
+
+/** What carrying an agent needs besides its ID. */
+export interface CarryOptions {
+  ctx: AgentContext;
+  clock?: Clock;
+  /** How the door starts the agent: its agent service through this machine's backend unless told. */
+  starter?: (agent: AgentSettings, socket: string) => Promise<AgentStarter>;
+}
+
+/**
+ * Carries one agent on the shared bridge, exactly as its own bridge would (PRC-6): its door on its
+ * port, waking it at a message and letting it sleep when idle, its store bridge and its way in,
+ * each answering only proofs made with this agent's key (BRG-15). The door opens asleep; an agent
+ * whose harness still answers (the bridge started again) is taken as awake. Throws
+ * PORT_UNAVAILABLE when another program holds its port, AGENT_NOT_RUNNING when it has no key.
+ */
+export async function carryAgent(id: string, start: string, options: CarryOptions): Promise<CarriedAgent> {
+  const { paths } = options.ctx;
+  const settings = await loadSettings(paths, id);
+  const specPath = layoutOf(paths, settings).specToml;
+  const { spec } = await loadAgentConfig(paths, settings);
+  let zone = await zoneOf(options.ctx, spec.run.time_zone, specPath);
+  const key = await readKey(paths, id);
+  if (!key) {
+    throw new LinkError("AGENT_NOT_RUNNING", `Cannot carry agent "${settings.name}": it has no key bound`, {
+      hint: "Start it with `lnk agent start`",
+    });
+  }
+  await Deno.mkdir(paths.net(id), { recursive: true, mode: 0o700 });
+  const socket = join(paths.net(id), "endpoint.sock");
+  const starter = await (options.starter ?? ((a, s) => serviceStarterFor(options.ctx, a, s)))(
+    settings,
+    socket,
+  );
+  const caller = { agentId: id, agentName: settings.name, key };
+  const door = await openAgentDoor({
+    agentId: id,
+    port: settings.ports.endpoint,
+    socket,
+    starter,
+    idleAfterMs: parseDuration(spec.run.idle_after),
+    askHarness: () => askHarnessBusy(socket, caller),
+    clock: options.clock,
+  });
+  const held: AsyncDisposable[] = [door];
+  let released: Promise<void> | undefined;
+  const release = () =>
+    released ??= (async () => {
+      for (const part of [...held].reverse()) await part[Symbol.asyncDispose]();
+    })();
+  try {
+    const served = { agent: { id, owner: settings.owner }, key, paths };
+    held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
+    held.push(await serveWayIn(served));
+    // A bridge started again finds an agent still running: it is awake, not asleep.
+    if (await socketAnswers(socket)) await door.wake();
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  log.info("Door open", { agent: id, port: door.port, idle_after: spec.run.idle_after, zone });
+  let dropping: Promise<void> | undefined;
+  const drop = () =>
+    dropping ??= (async () => {
+      await release();
+      await starter.stop();
+      log.info("Agent off the shared bridge", { agent: id });
+    })();
+  return {
+    id,
+    start,
+    settings,
+    door,
+    specPath,
+    get zone() {
+      return zone;
+    },
+    async refreshZone() {
+      try {
+        const { spec } = await loadAgentConfig(paths, settings);
+        const next = await zoneOf(options.ctx, spec.run.time_zone, specPath);
+        if (next === zone) return false;
+        log.info("Agent's time zone changed", { agent: id, from: zone, to: next });
+        zone = next;
+        return true;
+      } catch (err) {
+        log.error("Cannot read the agent's spec again: its time zone stays", { agent: id, zone, error: err });
+        return false;
+      }
+    },
+    drop,
+    // Leaving the bridge (it stops) leaves the agent's service as it is, as its own bridge does.
+    [Symbol.asyncDispose]: () => dropping ?? release(),
+  };
+}
+
+/** The folder the spec lives in, for the bridge's watch. */
+export function specFolder(agent: CarriedAgent): string {
+  return dirname(agent.specPath);
+}
+
+async function serviceStarterFor(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  socket: string,
+): Promise<AgentStarter> {
+  const backend = await pickBackend(ctx.paths, ctx.env);
+  return serviceStarter(backend, serviceFor(ctx, agent, "agent"), { socket, agentName: agent.name });
+}
+
+async function zoneOf(ctx: AgentContext, named: string | undefined, specPath: string): Promise<string> {
+  if (named === undefined) return await systemTimeZone(ctx.env);
+  if (isTimeZone(named)) return named;
+  throw new LinkError("CONFIG_INVALID", `Cannot schedule in time zone "${named}": it is not a known zone`, {
+    hint: `Fix [run] time_zone in "${specPath}" (a name such as "Europe/Paris"), then start the agent again`,
+  });
+}

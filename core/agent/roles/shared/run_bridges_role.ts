@@ -1,0 +1,48 @@
+import { announceReady, logger, parseDuration } from "../../../base/mod.ts";
+import { agentContext } from "../../context.ts";
+import { LINGER_MS } from "./linger.ts";
+import { serveBridgesControl } from "./serve_bridges_control.ts";
+import { SharedBridge } from "./shared_bridge.ts";
+import { sharedBridgeSocketPath } from "./shared_bridge_service.ts";
+
+const log = logger("bridges");
+
+/**
+ * `lnk agent bridges`: one bridge for every agent of this user on the machine (`shared_bridge =
+ * true`, PRC-6), a service of its own (PRC-16). It carries the agents on its list, each with its
+ * own door, store bridge, way in and key, runs one scheduler runner a time zone, and ends 20 s
+ * after its last agent (PRC-15). It says it is ready once its control socket listens and the
+ * agents on its list are carried.
+ *
+ * `LNK_BRIDGES_LINGER` (a duration) shortens the linger; only tests set it.
+ */
+export async function runBridgesRole(_args: string[], signal: AbortSignal): Promise<number> {
+  const ctx = agentContext(Deno.env);
+  const linger = Deno.env.get("LNK_BRIDGES_LINGER");
+  const lingerMs = linger ? parseDuration(linger) : LINGER_MS;
+  const opening = Promise.withResolvers<SharedBridge>();
+  opening.promise.catch(() => {});
+  // The socket first, so a start meanwhile finds it and waits, rather than starting another.
+  await using _control = await serveBridgesControl(opening.promise, ctx.paths);
+  let bridge: SharedBridge;
+  try {
+    bridge = await SharedBridge.open({ ctx, lingerMs });
+  } catch (err) {
+    opening.reject(err);
+    throw err;
+  }
+  opening.resolve(bridge);
+  await using _bridge = bridge;
+  const carried = bridge.snapshot().agents.map((a) => a.id);
+  log.info("Shared bridge open", { agents: carried, linger_ms: lingerMs });
+  announceReady({ socket: sharedBridgeSocketPath(ctx.paths), agents: carried.length });
+  const why = await Promise.race([
+    bridge.ended.then(() => "linger" as const),
+    new Promise<"stopped">((resolve) => {
+      if (signal.aborted) resolve("stopped");
+      signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+    }),
+  ]);
+  log.info(why === "linger" ? "Shared bridge ended after its linger" : "Shared bridge stopped");
+  return 0;
+}

@@ -1,0 +1,243 @@
+import { resolve } from "node:path";
+import { type Clock, logger, toLinkError } from "../../../base/mod.ts";
+import { RunnerPool } from "../../../scheduler/mod.ts";
+import { sendSocketPath } from "../../bridges/mod.ts";
+import {
+  type BridgesError,
+  type BridgesSnapshot,
+  type CarriedState,
+  ENDING,
+  type SyncAnswer,
+} from "./bridges_answer.ts";
+import { bridgesFilePath, readBridgesFile } from "./bridges_file.ts";
+import { type CarriedAgent, carryAgent, type CarryOptions, specFolder } from "./carried_agent.ts";
+import { Linger, LINGER_MS } from "./linger.ts";
+
+const log = logger("bridges");
+
+/** What the shared bridge runs with. */
+export interface SharedBridgeOptions extends CarryOptions {
+  /** How long it stays once it has no agent (PRC-15): 20 s unless told. */
+  lingerMs?: number;
+  clock?: Clock;
+}
+
+/**
+ * One bridge for every agent of this user on the machine (PRC-6, `shared_bridge = true`): it
+ * carries each agent on its list (bridges.json), reading it again at each change, and runs one
+ * scheduler runner a time zone of its agents (PRC-7). An agent asleep holds no process of its own.
+ * It ends `lingerMs` after its last agent leaves (PRC-15): `ended` resolves then, and a sync from
+ * then on answers ENDING. Every change is one step at a time.
+ */
+export class SharedBridge implements AsyncDisposable {
+  #o: SharedBridgeOptions;
+  #carried = new Map<string, CarriedAgent>();
+  #failed = new Map<string, { start: string; error: BridgesError }>();
+  #queue: Promise<unknown> = Promise.resolve();
+  #scheduled = false;
+  #ending = false;
+  #closed = false;
+  #ended = Promise.withResolvers<void>();
+  #linger: Linger;
+  #runners: RunnerPool;
+  #watch: { key: string; watcher: Deno.FsWatcher } | undefined;
+  #watching = new Set<Promise<void>>();
+
+  private constructor(options: SharedBridgeOptions) {
+    this.#o = options;
+    this.#runners = new RunnerPool(options.ctx.paths);
+    this.#linger = new Linger({
+      ms: options.lingerMs ?? LINGER_MS,
+      clock: options.clock,
+      onEnd: () => void this.#step(() => this.#endIfEmpty()),
+    });
+  }
+
+  /** Opens the bridge over the agents on its list now (each asleep, or awake if still running). */
+  static async open(options: SharedBridgeOptions): Promise<SharedBridge> {
+    await Deno.mkdir(options.ctx.paths.run, { recursive: true, mode: 0o700 });
+    const bridge = new SharedBridge(options);
+    try {
+      await bridge.#step(() => bridge.#reconcile());
+    } catch (err) {
+      await bridge[Symbol.asyncDispose]();
+      throw err;
+    }
+    return bridge;
+  }
+
+  /** Resolves once the bridge has had no agent for its whole linger: it should end. */
+  get ended(): Promise<void> {
+    return this.#ended.promise;
+  }
+
+  /** What it carries now, its runners, and whether it lingers. */
+  snapshot(): BridgesSnapshot {
+    return {
+      pid: Deno.pid,
+      lingering: this.#linger.lingering || this.#ending,
+      agents: [...this.#carried.values()].map(stateOf).sort((a, b) => a.id.localeCompare(b.id)),
+      failed: [...this.#failed].map(([id, f]) => ({ id, error: f.error })),
+      runners: this.#runners.runners,
+    };
+  }
+
+  /**
+   * Reads the list again now and says where `agent` stands: carried (woken first when `wake`), let
+   * go, or the error that keeps it off (its start's own reason when a wake failed). An agent that
+   * failed before is tried again. Once the linger ran out it answers ENDING.
+   */
+  async sync(request: { agent?: string; wake?: boolean }): Promise<SyncAnswer> {
+    const ending = await this.#step(async () => {
+      if (this.#ending || this.#closed) return true;
+      await this.#reconcile(request.agent);
+      return false;
+    });
+    if (ending) {
+      return {
+        agent: null,
+        error: { code: ENDING, message: "The shared bridge is ending: it had no agent left" },
+      };
+    }
+    const id = request.agent;
+    if (id === undefined) return { agent: null };
+    const carried = this.#carried.get(id);
+    if (!carried) return { agent: null, error: this.#failed.get(id)?.error };
+    if (request.wake) {
+      try {
+        await carried.door.wake();
+      } catch (err) {
+        return { agent: stateOf(carried), error: bridgesError(err) };
+      }
+    }
+    return { agent: stateOf(carried) };
+  }
+
+  #step<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Reads the list again soon: once for any number of changes seen meanwhile. */
+  #schedule(): void {
+    if (this.#scheduled || this.#closed) return;
+    this.#scheduled = true;
+    void this.#step(async () => {
+      this.#scheduled = false;
+      if (!this.#ending) await this.#reconcile();
+    }).catch((err) => log.error("Cannot read the shared bridge's agents again", { error: err }));
+  }
+
+  async #reconcile(retry?: string): Promise<void> {
+    if (this.#closed) return;
+    let listed;
+    try {
+      listed = (await readBridgesFile(this.#o.ctx.paths)).agents;
+    } catch (err) {
+      log.error("Cannot read the shared bridge's agents: they stay as they were", { error: err });
+      return;
+    }
+    for (const [id, carried] of [...this.#carried]) {
+      if (listed[id]?.start === carried.start) continue;
+      this.#carried.delete(id);
+      await carried.drop().catch((err) => log.error("Cannot stop the agent", { agent: id, error: err }));
+    }
+    for (const [id, failed] of [...this.#failed]) {
+      if (listed[id]?.start !== failed.start) this.#failed.delete(id);
+    }
+    for (const [id, { start }] of Object.entries(listed)) {
+      const carried = this.#carried.get(id);
+      if (carried) {
+        await carried.refreshZone();
+        continue;
+      }
+      if (this.#failed.get(id)?.start === start && id !== retry) continue;
+      try {
+        this.#carried.set(id, await carryAgent(id, start, this.#o));
+        this.#failed.delete(id);
+      } catch (err) {
+        this.#failed.set(id, { start, error: bridgesError(err) });
+        log.error("Cannot carry the agent", { agent: id, error: err });
+      }
+    }
+    const paths = this.#o.ctx.paths;
+    await this.#runners.update(
+      [...this.#carried.values()].map((c) => ({
+        id: c.id,
+        zone: c.zone,
+        wayIn: sendSocketPath(paths, c.id),
+      })),
+    );
+    this.#rewatch();
+    this.#linger.set(this.#carried.size);
+  }
+
+  #endIfEmpty(): Promise<void> {
+    if (this.#closed || this.#ending) return Promise.resolve();
+    if (this.#carried.size > 0) {
+      this.#linger.set(this.#carried.size);
+      return Promise.resolve();
+    }
+    this.#ending = true;
+    log.info("No agent came during the linger: the shared bridge ends");
+    this.#ended.resolve();
+    return Promise.resolve();
+  }
+
+  /** Watches the list's folder and each carried agent's Config folder (a change of time zone). */
+  #rewatch(): void {
+    const dirs = [...new Set([this.#o.ctx.paths.run, ...[...this.#carried.values()].map(specFolder)])].sort();
+    const key = dirs.join("\0");
+    if (this.#watch?.key === key || this.#closed) return;
+    this.#watch?.watcher.close();
+    let watcher: Deno.FsWatcher;
+    try {
+      watcher = Deno.watchFs(dirs, { recursive: false });
+    } catch (err) {
+      log.warn("Cannot watch every agent's spec: a change of time zone waits for the next start", {
+        error: err,
+      });
+      watcher = Deno.watchFs(this.#o.ctx.paths.run, { recursive: false });
+    }
+    this.#watch = { key, watcher };
+    const loop = (async () => {
+      for await (const event of watcher) {
+        if (event.paths.some((p) => this.#watched(p))) this.#schedule();
+      }
+    })().catch((err) => log.error("The shared bridge stopped watching its agents", { error: err }));
+    this.#watching.add(loop);
+    void loop.finally(() => this.#watching.delete(loop));
+  }
+
+  #watched(path: string): boolean {
+    const full = resolve(path);
+    if (full === resolve(bridgesFilePath(this.#o.ctx.paths))) return true;
+    for (const carried of this.#carried.values()) if (resolve(carried.specPath) === full) return true;
+    return false;
+  }
+
+  /** Closes every door and bridge and ends the runners; agents' services stay, as with their own bridges. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#linger[Symbol.dispose]();
+    this.#watch?.watcher.close();
+    await Promise.all(this.#watching);
+    await this.#queue;
+    for (const carried of this.#carried.values()) await carried[Symbol.asyncDispose]();
+    this.#carried.clear();
+    await this.#runners[Symbol.asyncDispose]();
+  }
+}
+
+function stateOf(carried: CarriedAgent): CarriedState {
+  return { id: carried.id, state: carried.door.state, port: carried.door.port, zone: carried.zone };
+}
+
+function bridgesError(err: unknown): BridgesError {
+  const e = toLinkError(err);
+  return e.hint === undefined
+    ? { code: e.code, message: e.message }
+    : { code: e.code, message: e.message, hint: e.hint };
+}
