@@ -2,8 +2,12 @@ import type { AgentContext } from "./context.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
 import { sharedCarriage } from "./roles/shared/mod.ts";
+import { harnessState } from "./roles/harness_record.ts";
 
-/** running: both services up; asleep: the door up, the agent stopped while idle; died: a service is gone unbidden. */
+/**
+ * running: the bridge up and the agent awake; asleep: the bridge's door up, the agent stopped while
+ * idle; died: the bridge, or the agent's harness, is gone unbidden.
+ */
 export type AgentState = "running" | "asleep" | "stopped" | "died";
 
 /** What `lnk agent status` says of one agent. */
@@ -17,6 +21,7 @@ export interface AgentStatus {
   /** Which bridge carries it: its own, or the one every agent shares (`shared_bridge`, PRC-6). */
   bridge: "own" | "shared";
   ports: { endpoint: number; block: number };
+  /** The agent (the harness its bridge runs, or an agent service) and its bridge. */
   services: { agent: ServiceState; bridge: ServiceState };
   /** Why it died, from the log, when it did. */
   reason?: string;
@@ -25,9 +30,12 @@ export interface AgentStatus {
 /** The agent's state, looking only at this machine (MDL-2): its services, ports and sandbox setting. */
 export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Promise<AgentStatus> {
   const backend = await pickBackend(ctx.paths, ctx.env);
-  const agentService = await backend.status(serviceNames("agent", agent.id));
+  const service = await backend.status(serviceNames("agent", agent.id));
   const shared = await sharedCarriage(ctx.paths, agent.id);
   const bridge = shared?.service ?? await backend.status(serviceNames("bridge", agent.id));
+  // The harness the bridge runs itself (its record), else an agent service of its own.
+  const harness = bridge.running ? await harnessState(ctx.paths, agent.id, bridge.pid) : undefined;
+  const agentService = harness?.service ?? service;
   const state: AgentState = shared?.lost || agentService.died || bridge.died
     ? "died"
     : agentService.running && bridge.running
@@ -47,7 +55,9 @@ export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Prom
     services: { agent: agentService, bridge },
   };
   if (shared?.lost) status.reason = shared.lost;
-  else if (state === "died") {
+  else if (state === "died" && harness?.service.died && !bridge.died) {
+    status.reason = `its harness stopped unbidden${harness.reason ? `: ${harness.reason}` : ""}`;
+  } else if (state === "died") {
     const which = agentService.died ? "agent" : "bridge";
     const log = await backend.logs(serviceNames(which, agent.id), 1);
     status.reason = `its ${which} service stopped unbidden${log ? `: ${lastMessage(log)}` : ""}`;

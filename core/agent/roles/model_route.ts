@@ -22,9 +22,9 @@ export function modelRoute(
 ): ModelRoute {
   const key = model.key?.reveal();
   if (!options.proxy) return { model: { baseUrl: model.baseUrl, model: model.model, key } };
-  if (isLoopbackUrl(model.baseUrl)) {
+  const port = loopbackPort(model);
+  if (port !== undefined) {
     const url = new URL(model.baseUrl);
-    const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
     // The relay inside listens on 127.0.0.1, whichever loopback name the model was given by.
     url.hostname = "127.0.0.1";
     return { model: { baseUrl: url.href.replace(/\/+$/, ""), model: model.model, key }, port };
@@ -37,4 +37,11 @@ export function modelRoute(
       key: wired ? MODEL_KEY_PLACEHOLDER : key,
     },
   };
+}
+
+/** The port a model on this machine's loopback is served on, relayed into a proxied sandbox; else undefined. */
+export function loopbackPort(model: ResolvedModel): number | undefined {
+  if (!isLoopbackUrl(model.baseUrl)) return undefined;
+  const url = new URL(model.baseUrl);
+  return Number(url.port || (url.protocol === "https:" ? 443 : 80));
 }

@@ -1,27 +1,25 @@
 import { join } from "node:path";
-import { type AgentKey, announceReady, LinkError, logger } from "../../base/mod.ts";
-import { loadAgentConfig } from "../agent_config.ts";
+import { announceReady, LinkError, logger } from "../../base/mod.ts";
 import { type AgentContext, agentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
-import { loadMachine } from "../machine.ts";
-import { type AgentSettings, loadSettings } from "../settings.ts";
-import { type HarnessProcess, startPlainHarness } from "./harness_process.ts";
+import { loadSettings } from "../settings.ts";
+import { type AgentLaunchOptions, prepareAgentLaunch } from "./agent_launch.ts";
 import { roleAgentId } from "./role_flags.ts";
-import { type SandboxedHarnessOptions, startSandboxedHarness } from "./sandboxed_harness.ts";
 
 const log = logger("agent");
 
 /** What the agent role runs with besides its flags; tests run it in-process with fakes. */
-export type AgentRoleOptions = Omit<SandboxedHarnessOptions, "spec" | "signal"> & {
+export type AgentRoleOptions = Omit<AgentLaunchOptions, "signal"> & {
   /** The role's environment (HOME picks the paths); this process's unless told. */
   readonly env?: AgentContext["env"];
 };
 
 /**
- * `lnk agent run --agent <id>`: the agent's service. Starts its harness with the agent's key, in
- * its sandbox behind its own proxy unless its sandbox is off (`--no-sandbox`, GRT-6), says it is
- * ready when the harness is, and ends with it. There is no terminal here: a machine that cannot
- * make the sandbox fails the start with the reason, never a fallback to no sandbox (SBX-3).
+ * `lnk agent run --agent <id>`: the agent as a service of its own (serviceStarter's; each agent's
+ * bridge now starts its agent itself, see inBridgeStarter). Starts its harness with the agent's
+ * key, in its sandbox behind its own proxy unless its sandbox is off (`--no-sandbox`, GRT-6), says
+ * it is ready when the harness is, and ends with it. There is no terminal here: a machine that
+ * cannot make the sandbox fails the start with the reason, never a fallback to no sandbox (SBX-3).
  */
 export async function runAgentRole(
   args: string[],
@@ -38,7 +36,8 @@ export async function runAgentRole(
     });
   }
   const socket = join(ctx.paths.net(id), "endpoint.sock");
-  await using harness = await startHarness(ctx, settings, key, { ...options, signal, socket });
+  const launch = await prepareAgentLaunch(ctx, settings, { ...options, signal });
+  await using harness = await launch.launch(key, { socket, signal });
   log.info("Agent started", {
     agent: id,
     harness: settings.harness,
@@ -61,27 +60,4 @@ export async function runAgentRole(
   }
   log.error("Harness exited unbidden", { agent: id, code: outcome.code });
   return 1;
-}
-
-/** The harness in its sandbox, or a plain child when the agent's sandbox is off and the machine allows it. */
-async function startHarness(
-  ctx: AgentContext,
-  agent: AgentSettings,
-  key: AgentKey,
-  options: AgentRoleOptions & { signal: AbortSignal; socket: string },
-): Promise<HarnessProcess> {
-  const { spec } = await loadAgentConfig(ctx.paths, agent);
-  if (agent.sandbox.enabled) return await startSandboxedHarness(ctx, agent, key, { ...options, spec });
-  // Checked at every start, so a service left from before `unsandboxed = false` never runs (GRT-10).
-  if (!(await loadMachine(ctx.paths)).unsandboxed) {
-    throw new LinkError(
-      "SANDBOX_REFUSED",
-      `Cannot run agent "${agent.name}" without a sandbox: this machine refuses it`,
-      {
-        hint: "machine.toml says `unsandboxed = false`; run `lnk agent start --sandbox` to run it sandboxed",
-      },
-    );
-  }
-  const netDir = ctx.paths.net(agent.id);
-  return await startPlainHarness(agent, key, { paths: ctx.paths, spec, socket: options.socket, netDir });
 }

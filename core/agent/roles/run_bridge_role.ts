@@ -13,25 +13,20 @@ import { loadAgentConfig } from "../agent_config.ts";
 import { serveStoreBridge, serveWayIn, storeDriverFor } from "../bridges/mod.ts";
 import { agentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
-import { serviceFor } from "../service_plan.ts";
-import { pickBackend } from "../services/mod.ts";
+import { pickBackend, serviceNames } from "../services/mod.ts";
 import { type AgentSettings, loadSettings } from "../settings.ts";
-import {
-  type AgentStarter,
-  askHarnessBusy,
-  childStarter,
-  openAgentDoor,
-  serviceStarter,
-} from "./door/mod.ts";
+import { askHarnessBusy, firstServiceError, openAgentDoor } from "./door/mod.ts";
+import { type InBridgeStarter, inBridgeStarter } from "./in_bridge_starter.ts";
 import { roleAgentId } from "./role_flags.ts";
 
 const log = logger("bridge");
 
 /**
  * `lnk agent bridge --agent <id> [--foreground]`: the agent's bridge, outside the sandbox. It holds
- * the agent's port (the door), wakes the agent (its service, or with --foreground its own child),
- * relays each connection to the harness's endpoint socket, and lets the agent sleep when idle
- * (PRC-10). It says it is ready once the door is open and the agent awake.
+ * the agent's port (the door), wakes the agent itself (its proxy here, its sandbox with the harness
+ * as this process's child: PRC-13), relays each connection to the harness's endpoint socket, and
+ * lets the agent sleep when idle (PRC-10). It says it is ready once the door is open and the agent
+ * awake. With --foreground it runs in a terminal's session and has no service log to read.
  */
 export async function runBridgeRole(args: string[], signal: AbortSignal): Promise<number> {
   const id = roleAgentId(args);
@@ -80,17 +75,21 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   return 0;
 }
 
-/** The agent's service through this machine's backend, or with --foreground this bridge's child. */
+/**
+ * The agent started by this bridge itself. A failed start says the harness's own reason, the first
+ * error in this bridge's service log since it began (a terminal's session has no log to read).
+ */
 async function starterFor(
   args: string[],
   agent: AgentSettings,
   where: { paths: LinkPaths; socket: string },
-): Promise<AgentStarter> {
-  const agentName = agent.name;
-  if (args.includes("--foreground")) {
-    return childStarter(["agent", "run", "--agent", agent.id], { agentName });
-  }
+): Promise<InBridgeStarter> {
   const ctx = agentContext(Deno.env, { home: where.paths.home });
+  if (args.includes("--foreground")) return inBridgeStarter(ctx, agent, { socket: where.socket });
   const backend = await pickBackend(where.paths, Deno.env);
-  return serviceStarter(backend, serviceFor(ctx, agent, "agent"), { socket: where.socket, agentName });
+  const names = serviceNames("bridge", agent.id);
+  return inBridgeStarter(ctx, agent, {
+    socket: where.socket,
+    loggedSince: (sinceMs) => firstServiceError(backend, names, sinceMs),
+  });
 }

@@ -7,19 +7,17 @@ import {
   type RelayRule,
   requireUserNamespaces,
   resolveSandboxInput,
-  runSandboxed,
   type SandboxAgent,
-  serveRelay,
 } from "../../../sandbox/mod.ts";
 import { type LocalServer, resolveModel } from "../../harness/model/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { harnessPolicy, keyWired, modelKeysFor } from "../grants/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 import type { Spec } from "../spec.ts";
-import { type AgentProxy, type ProxyUpstream, startAgentProxy } from "./agent_proxy.ts";
-import { harnessInputLine, type HarnessProcess, harnessRole } from "./harness_process.ts";
-import { type ModelRoute, modelRoute } from "./model_route.ts";
-import { readSandboxReady } from "./sandbox_ready.ts";
+import type { ProxyUpstream } from "./agent_proxy.ts";
+import { type HarnessProcess, harnessRole } from "./harness_process.ts";
+import { launchSandboxedHarness, type SandboxedHarnessPlan } from "./launch_sandboxed.ts";
+import { loopbackPort } from "./model_route.ts";
 
 const log = logger("agent");
 
@@ -51,28 +49,34 @@ export async function startSandboxedHarness(
   key: AgentKey,
   options: SandboxedHarnessOptions,
 ): Promise<HarnessProcess> {
+  return await launchSandboxedHarness(await planSandboxedHarness(ctx, agent, options), key, options);
+}
+
+/**
+ * Plans startSandboxedHarness ahead of the start: user namespaces checked, the harness's policy
+ * and sandbox made, its model picked and the keys its proxy adds, so a start only spawns (PRC-13).
+ */
+export async function planSandboxedHarness(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: SandboxedHarnessOptions,
+): Promise<SandboxedHarnessPlan> {
   requireUserNamespaces(await checkUserNamespaces({ procRoot: options.procRoot }));
   const policy = await harnessPolicy(ctx, agent);
-  await using stack = new AsyncDisposableStack();
   const netDir = ctx.paths.net(agent.id);
   await Deno.mkdir(netDir, { recursive: true, mode: 0o700 });
   const proxied = policy.spec.network.mode === "proxy";
-  let proxy: AgentProxy | undefined;
-  if (proxied) {
-    const keys = await modelKeysFor(agent, ctx.env, { candidates: options.modelCandidates });
-    proxy = stack.use(await startAgentProxy(netDir, policy.spec, { ...options, keys }));
-  }
-  const route = agent.harness === "link" ? await routeOf(ctx, agent, proxy, options) : undefined;
-  const relays: RelayRule[] = proxy
-    ? [{ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: proxy.socket }]
+  const keys = proxied ? await modelKeysFor(agent, ctx.env, { candidates: options.modelCandidates }) : [];
+  const model = agent.harness === "link" ? await resolvedModel(ctx, agent, options) : undefined;
+  const relays: RelayRule[] = proxied
+    ? [{ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: join(netDir, "proxy.sock") }]
     : [];
+  const modelPort = model && loopbackPort(model);
   const ports = proxied
-    ? new Set([...policy.spec.localhost.ports, ...(route?.port ? [route.port] : [])])
+    ? [...new Set([...policy.spec.localhost.ports, ...(modelPort ? [modelPort] : [])])]
     : [];
   for (const port of ports) {
-    const socket = join(netDir, `port-${port}.sock`);
-    stack.use(await serveRelay({ kind: "unix-to-tcp", socket, port }, { signal: options.signal }));
-    relays.push({ kind: "tcp-to-unix", port, socket });
+    relays.push({ kind: "tcp-to-unix", port, socket: join(netDir, `port-${port}.sock`) });
   }
   // The socket folder as the sandbox shows it: its real path, bound at the same place inside.
   const insideNet = await Deno.realPath(netDir);
@@ -87,47 +91,27 @@ export async function startSandboxedHarness(
     harnessHome: policy.harnessHome,
     netDir,
     command: roleArgv(harnessRole(agent.harness, join(insideNet, "endpoint.sock"))),
-    env: proxy?.env,
     relays,
     hide: policy.hide,
   });
-  const plan = planSandbox(input);
-  for (const notice of plan.notices) log.warn(notice, { agent: agent.id });
-  const sandbox = stack.use(
-    // A session of its own: stopping the service stops the harness through stop(), cleanly.
-    await runSandboxed(plan, {
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-      signal: options.signal,
-      ownSession: true,
-    }),
-  );
-  const line = harnessInputLine(agent, key, {
+  const sandbox = planSandbox(input);
+  for (const notice of sandbox.notices) log.warn(notice, { agent: agent.id });
+  return {
+    agent,
     paths: ctx.paths,
     spec: options.spec,
-    netDir: insideNet,
-    more: {
+    netDir,
+    insideNet,
+    sandbox,
+    proxy: proxied ? { spec: policy.spec, keys } : undefined,
+    ports,
+    model: model && { resolved: model, wired: keyWired(agent).wired },
+    input: {
       owner: agent.owner,
       folders: insideFolders(input.agent ?? policy.sandboxAgent),
       spec: options.spec,
       grants: policy.agentSpec,
-      model: route?.model,
-      proxy: proxy && { url: proxy.root },
     },
-  });
-  await writeAll(sandbox.child.stdin, line);
-  await readSandboxReady(sandbox.child.stdout, sandbox.status);
-  const owned = stack.move();
-  let stopping: Promise<void> | undefined;
-  const stop = () => stopping ??= sandbox.stop().then(() => owned.disposeAsync());
-  return {
-    pid: sandbox.pid,
-    status: sandbox.status,
-    sandboxed: true,
-    proxied,
-    stop,
-    [Symbol.asyncDispose]: stop,
   };
 }
 
@@ -141,29 +125,13 @@ function insideFolders(agent: SandboxAgent): { agent: string; home: string } {
   return { agent: agent.agentDir, home: agent.home };
 }
 
-/** The agent's model (resolved here, outside) as the harness reaches it from inside. */
-async function routeOf(
-  ctx: AgentContext,
-  agent: AgentSettings,
-  proxy: AgentProxy | undefined,
-  options: SandboxedHarnessOptions,
-): Promise<ModelRoute> {
-  const model = await resolveModel({
+/** The agent's model, resolved here, outside. */
+function resolvedModel(ctx: AgentContext, agent: AgentSettings, options: SandboxedHarnessOptions) {
+  return resolveModel({
     model: agent.model,
     modelUrl: agent.model_url,
     env: ctx.env,
     candidates: options.modelCandidates,
     signal: options.signal,
   });
-  return modelRoute(model, { proxy, wired: keyWired(agent).wired });
-}
-
-async function writeAll(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
-  const writer = stdin.getWriter();
-  try {
-    await writer.write(new TextEncoder().encode(text));
-    await writer.close();
-  } catch {
-    // The sandbox ended first; its status says why.
-  }
 }

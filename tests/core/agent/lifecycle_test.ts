@@ -23,10 +23,14 @@ Deno.test("lnk agent start runs the bridge and the agent as real processes; stop
   assert.equal(started.state, "running");
   assert.equal(started.sandbox, "on");
   const pids = [started.services.agent.pid!, started.services.bridge.pid!];
-  for (const pid of pids) {
-    const cmdline = await Deno.readTextFile(`/proc/${pid}/cmdline`);
-    assert.match(cmdline, new RegExp(`agent\\0(run|bridge)\\0--agent\\0${started.id}`));
-  }
+  const [agentPid, bridgePid] = pids;
+  const bridgeLine = await Deno.readTextFile(`/proc/${bridgePid}/cmdline`);
+  assert.match(bridgeLine, new RegExp(`agent\\0bridge\\0--agent\\0${started.id}`));
+  // The bridge runs the agent itself (PRC-13): its sandbox is the bridge's child, the harness in it.
+  const agentLine = await Deno.readTextFile(`/proc/${agentPid}/cmdline`);
+  assert.match(agentLine, /^[^\0]*bwrap\0.*\0harness\0mini\0--socket\0/);
+  const parent = /^PPid:\s+(\d+)/m.exec(await Deno.readTextFile(`/proc/${agentPid}/status`))?.[1];
+  assert.equal(Number(parent), bridgePid);
   const status = await runJson<Status>(["agent", "status"], home);
   assert.deepEqual(status.services, started.services);
   const stopped = await runJson<Status>(["agent", "stop"], home);
@@ -162,9 +166,9 @@ Deno.test("status reports a service that died, never shows it running", async ()
   await services.waitForExit(started.services.agent.pid!, 5000);
   const status = await runJson<Status>(["agent", "status"], home);
   assert.equal(status.state, "died");
-  assert.match(status.reason!, /^its agent service stopped unbidden/);
+  assert.match(status.reason!, /^its harness stopped unbidden/);
   const text = await runCli(["agent", "status"], home);
-  assert.match(text.stdout, /: DIED \(its agent service stopped unbidden/);
+  assert.match(text.stdout, /: DIED \(its harness stopped unbidden/);
   await backend.stop(services.serviceNames("agent", started.id));
 });
 
@@ -176,8 +180,9 @@ Deno.test("lnk agent logs shows both services' log lines, labelled", async () =>
   const logs = await runCli(["agent", "logs"], home);
   assert.equal(logs.code, 0);
   assert.match(logs.stdout, /^bridge: .*"msg":"Door open"/m);
-  assert.match(logs.stdout, /^agent: .*"msg":"Agent started"/m);
-  assert.match(logs.stdout, /^agent: .*"msg":"Agent stopped"/m);
+  // The bridge runs the agent itself: its lines, and the harness's, are in the bridge's log.
+  assert.match(logs.stdout, /^bridge: .*"msg":"Agent started"/m);
+  assert.match(logs.stdout, /^bridge: .*"msg":"Agent stopped"/m);
 });
 
 Deno.test("starting a running agent says so and changes nothing", async () => {

@@ -89,16 +89,21 @@ Deno.test("a harness that died is seen at the next message, which starts the age
   await using home = await tempHome();
   const id = await createAgent(home, "5m");
   const started = await runJson<Status>(["agent", "start"], home);
+  // The harness the bridge runs: its sandbox (bubblewrap), the harness inside.
   const agentPid = started.services.agent.pid!;
-  // The harness itself, inside its sandbox when the agent has one (bubblewrap between).
   const harness = (await processTree(agentPid)).filter((p) => p.command.includes("harness mini"));
   Deno.kill(harness.at(-1)!.pid, "SIGKILL");
-  await waitForLog(serviceLog(home, "agent", id), (e) => e.msg === "Harness exited unbidden");
+  await waitForLog(serviceLog(home, "bridge", id), (e) => e.msg === "Harness exited unbidden");
   assert.equal(await services.waitForExit(agentPid, 10_000), true);
   const died = await runJson<Status>(["agent", "status"], home);
   assert.deepEqual(
-    { state: died.state, reason: died.reason },
-    { state: "died", reason: "its agent service stopped unbidden: Harness exited unbidden" },
+    { state: died.state, reason: died.reason, agent: died.services.agent, bridge: died.services.bridge },
+    {
+      state: "died",
+      reason: "its harness stopped unbidden: it exited with code 137",
+      agent: { running: false, died: true },
+      bridge: started.services.bridge,
+    },
   );
   assert.equal(await send(home, id, started.ports.endpoint, "again"), "mini: again");
   const running = await runJson<Status>(["agent", "status"], home);

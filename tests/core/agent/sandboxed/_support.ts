@@ -36,9 +36,9 @@ export async function createAgent(home: TempHome, model: FakeModel, harness = "l
 /** One JSON line of a service's log. */
 export type LogEntry = Record<string, unknown>;
 
-/** The agent service's log lines so far (the detached backend's log file). */
+/** The log lines so far of the agent's bridge, which runs its harness (the detached backend's log file). */
 export async function agentLog(home: TempHome, id: string): Promise<LogEntry[]> {
-  const text = await Deno.readTextFile(join(home.paths.run, `lnk-agent-${id}.log`));
+  const text = await Deno.readTextFile(join(home.paths.run, `lnk-bridge-${id}.log`));
   return text.split("\n").flatMap((line) => {
     try {
       return [JSON.parse(line) as LogEntry];
@@ -48,7 +48,7 @@ export async function agentLog(home: TempHome, id: string): Promise<LogEntry[]> 
   });
 }
 
-/** The fields of the agent role's "Agent started" line that say how the harness runs. */
+/** The fields of the bridge's "Agent started" lines that say how the harness runs. */
 export async function howStarted(home: TempHome, id: string): Promise<LogEntry[]> {
   return (await agentLog(home, id))
     .filter((e) => e.msg === "Agent started")
