@@ -76,7 +76,11 @@ export async function stayOnSharedBridge(
       if (signal.aborted) break;
       ctx.note?.("The shared bridge is gone: starting it again");
       const answer = await syncOnce(ctx, agent.id);
-      if (answer.error) ctx.note?.(`Cannot carry agent "${agent.name}" again: ${answer.error.message}`);
+      ctx.note?.(
+        answer.error
+          ? `Cannot carry agent "${agent.name}" again: ${answer.error.message}`
+          : `The shared bridge carries agent "${agent.name}" again`,
+      );
     }
   } finally {
     await leaveSharedBridge(ctx, agent.id);
