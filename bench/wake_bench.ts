@@ -79,20 +79,26 @@ async function phasesOf(home: TempHome, id: string, tree: ProcessInfo[], timed: 
   const started = (role: string) =>
     tree.find((p) => program(p).endsWith("deno") && p.command.split("main.ts ")[1]?.startsWith(role))
       ?.startedAt;
-  const logged = async (role: "agent" | "bridge", msg: string) => {
-    const entries = await logEntries(serviceLog(home, role, id), (e) => e.msg === msg);
-    return entries.map((e) => Date.parse(String(e.time))).find((t) => t >= timed.sentAt - 5);
+  // The harness's lines are in the agent service's log, or in the bridge's when the bridge runs it.
+  const logged = async (msg: string) => {
+    for (const role of ["agent", "bridge"] as const) {
+      const entries = await logEntries(serviceLog(home, role, id), (e) => e.msg === msg).catch(() => []);
+      const at = entries.map((e) => Date.parse(String(e.time))).find((t) => t >= timed.sentAt - 5);
+      if (at !== undefined) return at;
+    }
+    return undefined;
   };
-  // In order; a step absent from this start (no sandbox, or the harness run in the relay's own
-  // process) is left out, and its time goes to the next.
+  // In order; a step absent from this start (no agent role when the bridge starts the sandbox
+  // itself, no sandbox, or the harness run in the relay's own process) is left out, and its time
+  // goes to the next.
   const moments: [string, number | undefined][] = [
     ["message at the door", timed.sentAt],
     ["agent role process", started("agent run")],
     ["sandbox", tree.find((p) => program(p).endsWith("bwrap"))?.startedAt],
     ["relay process", started("sandbox relay")],
     ["harness process", started("harness serve")],
-    ["harness serving", await logged("agent", "Link Harness serving")],
-    ["door has it awake", await logged("bridge", "Agent awake")],
+    ["harness serving", await logged("Link Harness serving")],
+    ["door has it awake", await logged("Agent awake")],
     ["model's first byte", timed.firstByteAt],
   ];
   const known = moments.filter((m): m is [string, number] => m[1] !== undefined);
