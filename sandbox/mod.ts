@@ -54,3 +54,5 @@ export {
 export { INSIDE_PROXY_PORT, sandboxRun, type SandboxRunOptions } from "./sandbox_run.ts";
 /** Marks inherited descriptors close-on-exec so no sandbox gets them. */
 export { closeInheritedFds } from "./inherited_fds.ts";
+/** Starts programs that cannot write some folders this process writes (Landlock), such as run's commands. */
+export { ConfinedSpawner, type ConfinedSpawnOptions, type SpawnedChild } from "./confined_spawner.ts";

@@ -6,7 +6,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { roleEnv } from "../../core/base/mod.ts";
-import { AGENT_ID, agentFixture, attack, LINK_HARNESS, OTHER_ID, sandboxTest } from "./_support.ts";
+import {
+  AGENT_ID,
+  agentFixture,
+  attack,
+  LINK_HARNESS,
+  OTHER_ID,
+  PRELUDE,
+  runPlan,
+  sandboxTest,
+} from "./_support.ts";
 
 const READ_HOME = { spec: '[paths]\nread = ["~"]\n' };
 const DEFAULT_FILES = '[files]\n"." = "write"\ninstructions = "read"\nskills = "read"\nchats = "read"\n';
@@ -206,6 +215,28 @@ attack(
   "write chats/ as a tool (LAY-7)",
   (fx) => `w "${fx.agentDir}/chats/telegram:1/0002.json"`,
   (fx) => `denied ${fx.agentDir}/chats/telegram:1/0002.json\n`,
+);
+
+sandboxTest(
+  "attack: write chats/ and memory/ through run's commands in Link Harness's sandbox (LAY-7)",
+  async () => {
+    await using fx = await agentFixture();
+    const entry = new URL("./_confine_entry.ts", import.meta.url).pathname;
+    const script =
+      `${PRELUDE}cd ${fx.agentDir}; w chats/x; w "chats/telegram:1/0002.json"; w memory/m.md; w memory/n.md;
+    mv chats/telegram:1 chats/gone 2>/dev/null || echo no-move; w ${fx.agentHome}/work/ok`;
+    const r = await runPlan(
+      await fx.plan([Deno.execPath(), "run", "-A", entry, fx.agentDir, script], LINK_HARNESS),
+    );
+    assert.deepEqual(r, {
+      code: 0,
+      stdout: "denied chats/x\ndenied chats/telegram:1/0002.json\ndenied memory/m.md\ndenied memory/n.md\n" +
+        `no-move\nwrote ${fx.agentHome}/work/ok\nharness wrote chats/harness.json\n`,
+      stderr: "",
+    });
+    assert.equal(await Deno.readTextFile(join(fx.agentDir, "memory", "m.md")), "memory\n");
+    assert.equal(await Deno.readTextFile(join(fx.agentDir, "chats", "harness.json")), "{}\n");
+  },
 );
 
 attack(

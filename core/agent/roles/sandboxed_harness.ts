@@ -95,6 +95,7 @@ export async function planSandboxedHarness(
     hide: policy.hide,
   });
   const sandbox = planSandbox(input);
+  const folders = insideFolders(input.agent ?? policy.sandboxAgent);
   for (const notice of sandbox.notices) log.warn(notice, { agent: agent.id });
   return {
     agent,
@@ -108,7 +109,9 @@ export async function planSandboxedHarness(
     model: model && { resolved: model, wired: keyWired(agent).wired },
     input: {
       owner: agent.owner,
-      folders: insideFolders(input.agent ?? policy.sandboxAgent),
+      folders,
+      // It writes chats/ and its notes in Agent/; run's commands, in its sandbox, never do (LAY-7).
+      keepFromRun: policy.harnessWritesChats ? [folders.agent] : undefined,
       spec: options.spec,
       grants: policy.agentSpec,
     },

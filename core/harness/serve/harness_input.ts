@@ -12,9 +12,15 @@ export const ServedAgentInput = z.strictObject({
   owner: z.string().optional(),
   /**
    * The agent's folders as this process sees them: the brain (`Agent/`) and Home. Inside the
-   * sandbox these are the paths the sandbox shows; read from the settings when not given.
+   * sandbox these are their real paths, where the sandbox binds Home and each collection it shows;
+   * read from the settings when not given.
    */
   folders: z.strictObject({ agent: z.string(), home: z.string() }).optional(),
+  /**
+   * Folders this harness writes that run's commands must not (Agent/: chats/ and the notes in
+   * memory/, LAY-7), kept from them with Landlock; run's commands are not confined when not given.
+   */
+  keepFromRun: z.array(z.string()).optional(),
   /** The store bridge's socket, when a driver outside the sandbox keeps the conversations (TRN-14). */
   store: z.strictObject({ socket: z.string() }).optional(),
   /**

@@ -12,18 +12,20 @@ import type { SandboxSpec } from "../../../sandbox/mod.ts";
 import { resolveModel } from "../model/mod.ts";
 import { bridgeStore, filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
 import { buildSystemPrompt } from "../prompt/mod.ts";
-import { type AgentFolders, builtinTools } from "../tools/mod.ts";
+import { type AgentFolders, builtinTools, ConfinedRun } from "../tools/mod.ts";
 import { KeptAnswers } from "../turns/kept_answers.ts";
 import { DEFAULT_CONTEXT_TOKENS, type TurnAgent, type TurnModel } from "../turns/turn_agent.ts";
 import { turnSettingsOf } from "../turns/turn_settings.ts";
 import type { ServedAgentInput } from "./harness_input.ts";
 import { harnessTurnTools } from "./harness_tools.ts";
 
-/** An agent ready to serve: what its turns use, its key, and its store to close at the end. */
+/** An agent ready to serve: what its turns use, its key, and its store and runner to close at the end. */
 export interface LoadedAgent {
   agent: TurnAgent;
   key: AgentKey;
   store: OpenStore;
+  /** run's runner, when it keeps its commands out of folders (keepFromRun). */
+  runner?: AsyncDisposable;
 }
 
 /** Where an agent's answers nobody waited for are kept, beside its conversations. */
@@ -56,6 +58,7 @@ export async function loadServedAgent(
     memory: join(folders.agent, "memory"),
     chats,
   };
+  const runner = input.keepFromRun && new ConfinedRun(input.keepFromRun);
   const tools = harnessTurnTools(builtinTools({ grants: sandbox }), {
     agentId: input.id,
     owner,
@@ -63,6 +66,7 @@ export async function loadServedAgent(
     grants: sandbox,
     clock,
     proxy: input.proxy,
+    runCommand: runner?.run,
   }, store);
   const agent: TurnAgent = {
     id: input.id,
@@ -77,7 +81,7 @@ export async function loadServedAgent(
     contextTokens: spec.model.context ?? DEFAULT_CONTEXT_TOKENS,
     clock,
   };
-  return { agent, key: decodeKey(input.key), store };
+  return { agent, key: decodeKey(input.key), store, runner };
 }
 
 /** What the agent's files say: its settings, spec, grants and model. */

@@ -29,7 +29,10 @@ export async function runHarnessServeRole(args: string[], signal: AbortSignal): 
     announceReady({ socket, pid: Deno.pid });
     await server.finished;
   } finally {
-    for (const l of loaded) await l.store[Symbol.asyncDispose]();
+    for (const l of loaded) {
+      await l.runner?.[Symbol.asyncDispose]();
+      await l.store[Symbol.asyncDispose]();
+    }
   }
   return 0;
 }

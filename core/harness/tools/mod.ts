@@ -35,9 +35,10 @@ export { RUN_DEFAULT_TIMEOUT_S, RUN_OUTPUT_CAP, runTool, type RunToolOptions } f
 export { FETCH_MAX_BYTES, FETCH_TIMEOUT_MS, webFetchTool } from "./web_fetch_tool.ts";
 export { NOTE_MAX_CHARS, notesTools } from "./notes_tools.ts";
 export { SKILL_FILES, skillReadTool } from "./skill_read_tool.ts";
-/** The program check of [commands] and the default runner of run. */
+/** The program check of [commands], the default runner of run, and the runner kept out of Agent/ (LAY-7). */
 export { checkCommand, findOnPath } from "./command_policy.ts";
-export { runProcess } from "./run_process.ts";
+export { runProcess, type SpawnProgram } from "./run_process.ts";
+export { ConfinedRun } from "./confined_run.ts";
 /** Helpers of web_fetch: the proxy's base-URL form, and HTML as readable text. */
 export { toProxyUrl } from "./proxy_url.ts";
 export { htmlToText } from "./html_to_text.ts";

@@ -1,5 +1,9 @@
+import type { ConfinedSpawnOptions, SpawnedChild } from "../../../sandbox/mod.ts";
 import { CappedOutput } from "./capped_output.ts";
 import type { CommandOutput, RunCommandOptions } from "./harness_tool.ts";
+
+/** Starts a program: Deno.Command unless told, such as a ConfinedSpawner's spawn. */
+export type SpawnProgram = (program: string, options: ConfinedSpawnOptions) => Promise<SpawnedChild>;
 
 /** How long output may still come once the program ended, from programs it left running. */
 const DRAIN_MS = 1000;
@@ -8,21 +12,20 @@ const DRAIN_MS = 1000;
  * The default runner of `run`: starts the program with Deno.Command in the given folder, feeds
  * it stdin, keeps the head and tail of its output, and kills it at the timeout or when the turn
  * is cancelled. It adds no confinement of its own: inside the agent's sandbox, the program runs
- * in the harness's own sandbox, with the harness's grants; the sandbox's runner, injected as
- * `ctx.runCommand`, gives each run a sandbox of its own.
+ * in the harness's own sandbox, with the harness's grants, and `spawn` (a ConfinedSpawner's, see
+ * ConfinedRun) keeps it out of the folders the harness alone writes (LAY-7).
  */
 export async function runProcess(
   argv: readonly string[],
-  options: RunCommandOptions & { env?: Record<string, string> },
+  options: RunCommandOptions & { env?: Record<string, string>; spawn?: SpawnProgram },
 ): Promise<CommandOutput> {
-  const child = new Deno.Command(options.program, {
+  const spawn = options.spawn ?? spawnDirect;
+  const child = await spawn(options.program, {
     args: argv.slice(1),
     cwd: options.cwd,
     env: options.env,
     stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  });
   const stdout = new CappedOutput(options.outputCap);
   const stderr = new CappedOutput(options.outputCap);
   const readers = [drain(child.stdout, stdout), drain(child.stderr, stderr)];
@@ -58,6 +61,13 @@ export async function runProcess(
     options.signal.removeEventListener("abort", kill);
     for (const r of readers) await r.cancel();
   }
+}
+
+function spawnDirect(program: string, options: ConfinedSpawnOptions): Promise<SpawnedChild> {
+  const { args, cwd, env, stdin } = options;
+  return Promise.resolve(
+    new Deno.Command(program, { args: [...args], cwd, env, stdin, stdout: "piped", stderr: "piped" }).spawn(),
+  );
 }
 
 function drain(

@@ -86,3 +86,55 @@ sandboxedTest(
     assert.equal(await Deno.readTextFile(join(layout.agent, "memory", "seen.md")), "the owner's files");
   },
 );
+
+sandboxedTest(
+  "run's commands in Link Harness's sandbox write Home but never chats/ or its notes, which the harness writes (LAY-7)",
+  async () => {
+    await using model = await serveFakeModel();
+    await using home = await tempHome();
+    const { id } = await runJson<{ id: string }>(
+      ["agent", "create", "--model-url", model.url, "--model", "fake-model"],
+      home,
+    );
+    const layout = layoutOf(home.paths, await loadSettings(home.paths, id));
+    await runJson(["agent", "start"], home);
+    const w = (path: string) =>
+      `(echo x >> "${path}") 2>/dev/null && echo "wrote ${path}" || echo "denied ${path}"`;
+    const chats = join(layout.agent, "chats");
+    const script = [
+      w(join(chats, "link+main", "events", "99.json")),
+      w(join(chats, "new.json")),
+      w(join(layout.agent, "memory", "seen.md")),
+      `rm -rf "${chats}/link+main" 2>/dev/null; ls "${chats}"`,
+      w(join(layout.home, "made-by-run.txt")),
+    ].join("\n");
+    model.replyToolCalls([
+      { name: "note_write", args: { name: "seen", text: "kept" }, id: "c1" },
+      { name: "run", args: { command: ["sh", "-c", script] }, id: "c2" },
+    ]);
+    model.reply("Done.");
+    const sent = await runCli(["agent", "chat", "send", "try"], home);
+    assert.deepEqual(sent, { code: 0, stdout: "Done.\n", stderr: "" });
+    await model.nextRequest();
+    const body = (await model.nextRequest()).body as { messages: { role: string; content: string }[] };
+    const results = body.messages.filter((m) => m.role === "tool").map((m) => m.content);
+    assert.deepEqual(results, [
+      'Wrote note "seen" (4 characters)',
+      [
+        "Exit code 0",
+        "--- stdout ---",
+        `denied ${join(chats, "link+main", "events", "99.json")}`,
+        `denied ${join(chats, "new.json")}`,
+        `denied ${join(layout.agent, "memory", "seen.md")}`,
+        "link+main",
+        `wrote ${join(layout.home, "made-by-run.txt")}`,
+      ].join("\n"),
+    ]);
+    await runJson(["agent", "stop"], home);
+    assert.equal(await Deno.readTextFile(join(layout.agent, "memory", "seen.md")), "kept");
+    assert.equal(await Deno.readTextFile(join(layout.home, "made-by-run.txt")), "x\n");
+    // The harness went on writing the conversation after run's attempts.
+    const events = Object.keys(await snapshot(join(chats, "link+main", "events")));
+    assert.ok(events.length >= 4, events.join(" "));
+  },
+);

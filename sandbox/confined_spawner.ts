@@ -1,0 +1,168 @@
+import { LinkError } from "../core/base/mod.ts";
+import { confineWorkerMain } from "./_confine_worker.ts";
+
+/** What a program started by a ConfinedSpawner is given. */
+export interface ConfinedSpawnOptions {
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  /** Variables added to the process's own, as Deno.Command takes them. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly stdin: "piped" | "null";
+}
+
+/** A started program: the part of Deno.ChildProcess that a runner uses. */
+export interface SpawnedChild {
+  readonly pid: number;
+  readonly stdin: WritableStream<Uint8Array>;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly status: Promise<Deno.CommandStatus>;
+  kill(signal?: Deno.Signal): void;
+}
+
+interface Child {
+  started: PromiseWithResolvers<number>;
+  /** Its exit and the ends of its two outputs: forgotten once all three came. */
+  left: number;
+  out: Record<"stdout" | "stderr", ReadableStreamDefaultController<Uint8Array> | undefined>;
+  status: PromiseWithResolvers<Deno.CommandStatus>;
+}
+
+type Out =
+  | { type: "ready"; abi: number; granted: string[] }
+  | { type: "failed"; message: string }
+  | { type: "spawned"; id: number; pid: number }
+  | { type: "spawn-failed"; id: number; name: string; message: string }
+  | { type: "out"; id: number; name: "stdout" | "stderr"; chunk: Uint8Array }
+  | { type: "end"; id: number; name: "stdout" | "stderr" }
+  | { type: "exit"; id: number; code: number; signal: Deno.Signal | null };
+
+/**
+ * Starts programs that cannot write into some folders the rest of this process writes (LAY-7:
+ * Link Harness writes Agent/chats, run's commands never do), with Landlock: from a thread of
+ * their own whose Landlock domain allows writing beneath every writable mount but the kept folders,
+ * passed on to every program started from it. Linux 5.13 or later with Landlock turned on; where it
+ * is not, start() fails with SANDBOX_UNAVAILABLE, never starting a program unconfined.
+ */
+export class ConfinedSpawner implements AsyncDisposable {
+  #worker: Worker;
+  #children = new Map<number, Child>();
+  #next = 1;
+  /** The Landlock ABI of this kernel, and the places programs may write. */
+  readonly abi: number;
+  readonly granted: readonly string[];
+
+  /** Made by start(), once the thread is in its domain. */
+  constructor(worker: Worker, ready: { abi: number; granted: string[] }) {
+    this.#worker = worker;
+    this.abi = ready.abi;
+    this.granted = ready.granted;
+    worker.onmessage = (event: MessageEvent<Out>) => this.#receive(event.data);
+  }
+
+  /** Starts the confining thread, keeping programs from writing in `keep` (real paths). */
+  static async start(keep: readonly string[]): Promise<ConfinedSpawner> {
+    const source = `(${confineWorkerMain.toString()})();`;
+    const worker = new Worker(`data:application/javascript;base64,${btoa(source)}`, { type: "module" });
+    const ready = Promise.withResolvers<{ abi: number; granted: string[] }>();
+    worker.onmessage = (event: MessageEvent<Out>) => {
+      const msg = event.data;
+      if (msg.type === "ready") ready.resolve(msg);
+      else if (msg.type === "failed") ready.reject(new Error(msg.message));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      ready.reject(new Error(event.message));
+    };
+    worker.postMessage({ type: "init", keep });
+    try {
+      return new ConfinedSpawner(worker, await ready.promise);
+    } catch (err) {
+      worker.terminate();
+      throw new LinkError(
+        "SANDBOX_UNAVAILABLE",
+        `Cannot keep programs from writing ${keep.map((k) => `"${k}"`).join(", ")}: ${
+          err instanceof Error ? err.message : err
+        }`,
+        {
+          hint: "Run Linux 5.13 or later with Landlock on (`landlock` in the kernel's lsm= list)",
+          cause: err,
+        },
+      );
+    }
+  }
+
+  /** Starts a program in the domain; a program that is not there fails as Deno.Command does. */
+  async spawn(program: string, options: ConfinedSpawnOptions): Promise<SpawnedChild> {
+    const id = this.#next++;
+    const child: Child = {
+      started: Promise.withResolvers(),
+      left: 3,
+      out: { stdout: undefined, stderr: undefined },
+      status: Promise.withResolvers(),
+    };
+    this.#children.set(id, child);
+    const stream = (name: "stdout" | "stderr") =>
+      new ReadableStream<Uint8Array>({
+        start: (controller) => void (child.out[name] = controller),
+        cancel: () => this.#worker.postMessage({ type: "cancel", id, name }),
+      });
+    const stdout = stream("stdout");
+    const stderr = stream("stderr");
+    this.#worker.postMessage({ type: "spawn", id, program, ...options });
+    const pid = await child.started.promise;
+    const stdin = new WritableStream<Uint8Array>({
+      write: (chunk) => this.#worker.postMessage({ type: "stdin", id, chunk }),
+      close: () => this.#worker.postMessage({ type: "stdin-close", id }),
+    });
+    return {
+      pid,
+      stdin,
+      stdout,
+      stderr,
+      status: child.status.promise,
+      kill: (signal: Deno.Signal = "SIGTERM") => this.#worker.postMessage({ type: "kill", id, signal }),
+    };
+  }
+
+  #receive(msg: Out): void {
+    if (!("id" in msg)) return;
+    const child = this.#children.get(msg.id);
+    if (!child) return;
+    switch (msg.type) {
+      case "spawned":
+        return child.started.resolve(msg.pid);
+      case "spawn-failed": {
+        this.#children.delete(msg.id);
+        const known = (Deno.errors as unknown as Record<string, new (m: string) => Error>)[msg.name];
+        return child.started.reject(known ? new known(msg.message) : new Error(msg.message));
+      }
+      case "out":
+        try {
+          child.out[msg.name]?.enqueue(msg.chunk);
+        } catch { /* cancelled */ }
+        return;
+      case "end":
+        try {
+          child.out[msg.name]?.close();
+        } catch { /* cancelled */ }
+        return this.#settled(msg.id, child);
+      case "exit":
+        child.status.resolve({ success: msg.code === 0, code: msg.code, signal: msg.signal });
+        return this.#settled(msg.id, child);
+    }
+  }
+
+  #settled(id: number, child: Child): void {
+    if (--child.left === 0) this.#children.delete(id);
+  }
+
+  /** Kills every program still running, waits for each to end, and stops the thread. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    const running = [...this.#children.entries()];
+    for (const [id] of running) this.#worker.postMessage({ type: "kill", id, signal: "SIGKILL" });
+    // One still being started is killed once started (the thread takes messages in order).
+    await Promise.all(running.map(([, c]) => c.started.promise.then(() => c.status.promise, () => {})));
+    this.#worker.terminate();
+  }
+}
