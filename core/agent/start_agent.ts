@@ -125,10 +125,7 @@ async function startShared(
     await unbindKey(ctx.paths, agent.id);
     throw err;
   }
-  if (foreground) {
-    await (await pickBackend(ctx.paths, ctx.env)).stop(serviceNames("agent", agent.id));
-    await unbindKey(ctx.paths, agent.id);
-  }
+  if (foreground) await unbindKey(ctx.paths, agent.id);
   return await agentStatus(ctx, agent);
 }
 

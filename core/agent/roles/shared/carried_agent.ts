@@ -6,17 +6,11 @@ import { serveStoreBridge, serveWayIn, storeDriverFor } from "../../bridges/mod.
 import type { AgentContext } from "../../context.ts";
 import { readKey } from "../../keyring.ts";
 import { layoutOf } from "../../layout.ts";
-import { serviceFor } from "../../service_plan.ts";
 import { pickBackend } from "../../services/mod.ts";
 import { type AgentSettings, loadSettings } from "../../settings.ts";
-import {
-  type AgentDoor,
-  type AgentStarter,
-  askHarnessBusy,
-  openAgentDoor,
-  serviceStarter,
-  socketAnswers,
-} from "../door/mod.ts";
+import { type AgentDoor, type AgentStarter, askHarnessBusy, openAgentDoor } from "../door/mod.ts";
+import { inBridgeStarter } from "../in_bridge_starter.ts";
+import { firstAgentError } from "./first_agent_error.ts";
 
 const log = logger("bridges");
 
@@ -41,15 +35,14 @@ export interface CarriedAgent extends AsyncDisposable {
 export interface CarryOptions {
   ctx: AgentContext;
   clock?: Clock;
-  /** How the door starts the agent: its agent service through this machine's backend unless told. */
+  /** How the door starts the agent: in this bridge's process, as its own bridge does, unless told. */
   starter?: (agent: AgentSettings, socket: string) => Promise<AgentStarter>;
 }
 
 /**
  * Carries one agent on the shared bridge, exactly as its own bridge would (PRC-6): its door on its
  * port, waking it at a message and letting it sleep when idle, its store bridge and its way in,
- * each answering only proofs made with this agent's key (BRG-15). The door opens asleep; an agent
- * whose harness still answers (the bridge started again) is taken as awake. Throws
+ * each answering only proofs made with this agent's key (BRG-15). The door opens asleep. Throws
  * PORT_UNAVAILABLE when another program holds its port, AGENT_NOT_RUNNING when it has no key.
  */
 export async function carryAgent(id: string, start: string, options: CarryOptions): Promise<CarriedAgent> {
@@ -66,7 +59,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   }
   await Deno.mkdir(paths.net(id), { recursive: true, mode: 0o700 });
   const socket = join(paths.net(id), "endpoint.sock");
-  const starter = await (options.starter ?? ((a, s) => serviceStarterFor(options.ctx, a, s)))(
+  const starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s)))(
     settings,
     socket,
   );
@@ -90,8 +83,6 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     const served = { agent: { id, owner: settings.owner }, key, paths };
     held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
     held.push(await serveWayIn(served));
-    // A bridge started again finds an agent still running: it is awake, not asleep.
-    if (await socketAnswers(socket)) await door.wake();
   } catch (err) {
     await release();
     throw err;
@@ -100,6 +91,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   let dropping: Promise<void> | undefined;
   const drop = () =>
     dropping ??= (async () => {
+      // The door's end stops the harness it runs; a starter told otherwise is stopped too.
       await release();
       await starter.stop();
       log.info("Agent off the shared bridge", { agent: id });
@@ -127,7 +119,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
       }
     },
     drop,
-    // Leaving the bridge (it stops) leaves the agent's service as it is, as its own bridge does.
+    // The bridge stopping: the harness it runs ends with it, as with the agent's own bridge.
     [Symbol.asyncDispose]: () => dropping ?? release(),
   };
 }
@@ -137,13 +129,23 @@ export function specFolder(agent: CarriedAgent): string {
   return dirname(agent.specPath);
 }
 
-async function serviceStarterFor(
+/**
+ * The agent started by the shared bridge itself (PRC-13): its proxy and relays in this process, its
+ * sandbox as this process's child, its start prepared ahead while it sleeps. A failed start says
+ * the first error this bridge logged for the agent since it began.
+ */
+async function bridgeStarterFor(
   ctx: AgentContext,
   agent: AgentSettings,
   socket: string,
 ): Promise<AgentStarter> {
   const backend = await pickBackend(ctx.paths, ctx.env);
-  return serviceStarter(backend, serviceFor(ctx, agent, "agent"), { socket, agentName: agent.name });
+  const starter = inBridgeStarter(ctx, agent, {
+    socket,
+    loggedSince: (sinceMs) => firstAgentError(backend, agent.id, sinceMs),
+  });
+  void starter.preload();
+  return starter;
 }
 
 async function zoneOf(ctx: AgentContext, named: string | undefined, specPath: string): Promise<string> {

@@ -42,6 +42,11 @@ Deno.test("shared_bridge: one bridge process carries two agents, each door and s
     }],
   );
   assert.match(await Deno.readTextFile(`/proc/${bridgePid}/cmdline`), /agent\0bridges\0?$/);
+  // The shared bridge runs each agent itself (PRC-13): each sandbox is its child.
+  for (const s of [startedA, startedB]) {
+    const status = await Deno.readTextFile(`/proc/${s.services.agent.pid}/status`);
+    assert.equal(Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]), bridgePid);
+  }
   // No bridge of their own: the shared one is the only bridge service.
   const run = (await Array.fromAsync(Deno.readDir(home.paths.run))).map((e) => e.name);
   assert.deepEqual(run.filter((n) => n.startsWith("lnk-bridge") && n.endsWith(".pid")), ["lnk-bridges.pid"]);
@@ -131,10 +136,13 @@ Deno.test("a killed shared bridge reads as died, and the next lnk agent start st
   const fresh = again.services.bridge.pid!;
   assert.notEqual(fresh, old);
   assert.deepEqual([again.state, again.bridge], ["running", "shared"]);
-  // B was on its list: carried again, its harness (still running) taken as awake.
+  // B was on its list: carried again, asleep (its harness ended with the bridge that ran it) until a message.
+  assert.equal(await services.processAlive(startedB.services.agent.pid!), false);
   const statusB = await runJson<Status>(["agent", "status", "--agent", "beta"], home);
-  assert.deepEqual([statusB.state, statusB.services.bridge.pid], ["running", fresh]);
+  assert.deepEqual([statusB.state, statusB.services.bridge.pid], ["asleep", fresh]);
   assert.equal(await prompt(home, { id: b.id, port: startedB.ports.endpoint }, "back"), "mini: back");
+  const wokenB = await runJson<Status>(["agent", "status", "--agent", "beta"], home);
+  assert.equal(wokenB.state, "running");
   assert.equal(await prompt(home, { id: a.id, port: again.ports.endpoint }, "new"), "mini: new");
 });
 
