@@ -1,7 +1,7 @@
 import type { AgentContext } from "./context.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
-import { sharedCarriage } from "./roles/shared/mod.ts";
+import { sharedBridgeLogs, sharedCarriage } from "./roles/shared/mod.ts";
 import { harnessState } from "./roles/harness_record.ts";
 
 /**
@@ -83,5 +83,7 @@ export async function agentLogs(ctx: AgentContext, agent: AgentSettings, lines =
     const text = await backend.logs(serviceNames(role, agent.id), lines);
     if (text) parts.push(text.split("\n").map((l) => `${role}: ${l}`).join("\n"));
   }
+  const shared = await sharedBridgeLogs(ctx, agent.id, lines);
+  if (shared) parts.push(shared.split("\n").map((l) => `shared bridge: ${l}`).join("\n"));
   return parts.join("\n");
 }

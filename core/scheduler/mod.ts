@@ -23,6 +23,8 @@ export { type RosterChange, RunnerRoster } from "./runner_roster.ts";
 export { watchRunnerFile } from "./watch_runner_file.ts";
 /** Starting one runner as a child, ended with its parent. */
 export { type RunnerProcess, startRunner } from "./runner_process.ts";
+/** The runner beside an agent's own bridge. */
+export { startAgentRunner } from "./agent_runner.ts";
 /** The shared bridge's runners, one a time zone. */
 export { RunnerPool, type ScheduledAgent } from "./runner_pool.ts";
 /** Time zones: whether one is known, and the machine's. */

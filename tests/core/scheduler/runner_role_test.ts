@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { READY_PREFIX, roleArgv } from "../../../core/base/mod.ts";
-import { startRunner, writeRunnerFile } from "../../../core/scheduler/mod.ts";
+import {
+  agentRunnerFilePath,
+  readRunnerFile,
+  startAgentRunner,
+  startRunner,
+  writeRunnerFile,
+} from "../../../core/scheduler/mod.ts";
 import { runLnk, tempHome } from "../../support/mod.ts";
 
 type Entry = Record<string, unknown> & { msg?: string };
@@ -109,4 +115,26 @@ Deno.test("lnk scheduler runner refuses a time zone it does not know", async () 
   const result = await runLnk(["scheduler", "runner", "--tz", "Mars/Olympus"], home);
   assert.equal(result.code, 1);
   assert.match(result.stderr, /"code":"USAGE"/);
+});
+
+Deno.test("startAgentRunner() runs one runner for an agent's own bridge, its file in the agent's state folder (PRC-5)", async () => {
+  await using home = await tempHome();
+  const wayIn = join(home.paths.net("agenta1"), "send.sock");
+  await using runner = await startAgentRunner(home.paths, { id: "agenta1", zone: "Europe/Paris", wayIn });
+  const file = agentRunnerFilePath(home.paths, "agenta1");
+  assert.deepEqual(await readRunnerFile(file, "Europe/Paris"), {
+    zone: "Europe/Paris",
+    agents: [{ id: "agenta1", way_in: wayIn }],
+  });
+  const cmdline = (await Deno.readTextFile(`/proc/${runner.pid}/cmdline`)).split("\0");
+  assert.deepEqual(cmdline.slice(cmdline.indexOf("scheduler")), [
+    "scheduler",
+    "runner",
+    "--tz",
+    "Europe/Paris",
+    "--with-parent",
+    "--file",
+    file,
+    "",
+  ]);
 });

@@ -94,9 +94,9 @@ Deno.test("an idle agent on the shared bridge holds no process at all; a message
   assert.deepEqual(await processesNaming(id), []);
 });
 
-Deno.test("stopping the agent that started the shared bridge leaves it serving the other (PRC-16)", async () => {
+Deno.test("stopping the agent that started the shared bridge leaves it serving the other (PRC-16); lnk agent logs shows its own lines of the shared log", async () => {
   await using home = await sharedHome();
-  await createAgent(home, "alpha");
+  const a = await createAgent(home, "alpha");
   const b = await createAgent(home, "beta");
   const startedA = await runJson<Status>(["agent", "start", "--agent", "alpha"], home);
   const startedB = await runJson<Status>(["agent", "start", "--agent", "beta"], home);
@@ -111,6 +111,13 @@ Deno.test("stopping the agent that started the shared bridge leaves it serving t
     Deno.connect({ hostname: "127.0.0.1", port: startedA.ports.endpoint }),
     Deno.errors.ConnectionRefused,
   );
+  const logs = await runCli(["agent", "logs", "--agent", "alpha"], home);
+  assert.match(logs.stdout, new RegExp(`^shared bridge: .*"msg":"Door open","agent":"${a.id}"`, "m"));
+  assert.match(
+    logs.stdout,
+    new RegExp(`^shared bridge: .*"msg":"Agent off the shared bridge","agent":"${a.id}"`, "m"),
+  );
+  assert.doesNotMatch(logs.stdout, new RegExp(b.id));
 });
 
 Deno.test("a killed shared bridge reads as died, and the next lnk agent start starts it again carrying every agent on its list", async () => {
