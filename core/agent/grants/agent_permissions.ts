@@ -89,7 +89,7 @@ function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): Agen
     },
     {
       path: "run's commands",
-      runs: `each in a sandbox of its own with the same grants and route; programs: ${
+      runs: `in the harness's sandbox with its grants and route, never writing Agent/ (Landlock); programs: ${
         spec.commands.allow.join(", ") || "none"
       }`,
     },

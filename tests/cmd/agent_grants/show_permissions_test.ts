@@ -13,7 +13,8 @@ Deno.test("lnk agent show --permissions lists what every path of the agent runs 
       "  harness (link): in its sandbox; Home and folders per [files]; out through its proxy: any host on ports 443 and 80",
       "  its tools (files, web, notes): [files] as granted, chats/ never writable; web through the same route " +
       "(its proxy: any host on ports 443 and 80)",
-      "  run's commands: each in a sandbox of its own with the same grants and route; programs: *",
+      "  run's commands: in the harness's sandbox with its grants and route, never writing Agent/ (Landlock); " +
+      "programs: *",
       "  setup steps (installer, configure, link): none: the harness is built into lnk",
       "  health check: no proxy and no network: only the harness's own ports on this machine's loopback (18800)",
       "",
