@@ -63,7 +63,7 @@ export class ConfinedSpawner implements AsyncDisposable {
   /** Starts the confining thread, keeping programs from writing in `keep` (real paths). */
   static async start(keep: readonly string[]): Promise<ConfinedSpawner> {
     const source = `(${confineWorkerMain.toString()})();`;
-    const worker = new Worker(`data:application/javascript;base64,${btoa(source)}`, { type: "module" });
+    const worker = new Worker(`data:text/javascript,${encodeURIComponent(source)}`, { type: "module" });
     const ready = Promise.withResolvers<{ abi: number; granted: string[] }>();
     worker.onmessage = (event: MessageEvent<Out>) => {
       const msg = event.data;

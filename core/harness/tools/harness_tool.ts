@@ -42,7 +42,7 @@ export interface CommandOutput {
   readonly timedOut: boolean;
 }
 
-/** Runs one command: the sandbox's runner in production, `runProcess` by default. */
+/** Runs one command: ConfinedRun's in the agent's sandbox (LAY-7), `runProcess` by default. */
 export type RunCommand = (argv: readonly string[], options: RunCommandOptions) => Promise<CommandOutput>;
 
 /** Everything a tool call may use: who calls, where the folders are, and what the grants allow. */

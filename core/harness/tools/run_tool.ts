@@ -30,8 +30,8 @@ const Args = z.strictObject({
 
 /**
  * run: runs a program allowed by [commands] (SBX-20) in a folder of the view. The program is
- * checked here, then run by `ctx.runCommand` (the sandbox's runner, one sandbox per run) or, by
- * default, `runProcess`, which inside the agent's sandbox is the harness's own sandbox.
+ * checked here, then run by `ctx.runCommand` (in the agent's sandbox, ConfinedRun: the harness's
+ * sandbox, kept out of Agent/, LAY-7) or, by default, `runProcess`.
  */
 export function runTool(options: RunToolOptions = {}): HarnessTool {
   return defineTool({
