@@ -25,7 +25,7 @@ Deno.test("lnk agent start runs the bridge and the agent as real processes; stop
   const pids = [started.services.agent.pid!, started.services.bridge.pid!];
   const [agentPid, bridgePid] = pids;
   const bridgeLine = await Deno.readTextFile(`/proc/${bridgePid}/cmdline`);
-  assert.match(bridgeLine, new RegExp(`agent\\0bridge\\0--agent\\0${started.id}`));
+  assert.match(bridgeLine, new RegExp(`agent\\x00bridge\\x00--agent\\x00${started.id}`));
   // The bridge runs the agent itself (PRC-13): its sandbox is the bridge's child, the harness in it.
   const agentLine = await Deno.readTextFile(`/proc/${agentPid}/cmdline`);
   assert.match(agentLine, /^[^\0]*bwrap\0.*\0harness\0mini\0--socket\0/);
