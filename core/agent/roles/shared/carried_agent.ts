@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { type Clock, LinkError, logger, parseDuration } from "../../../base/mod.ts";
 import { isTimeZone, systemTimeZone } from "../../../scheduler/mod.ts";
 import { loadAgentConfig } from "../../agent_config.ts";
@@ -122,11 +122,6 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     // The bridge stopping: the harness it runs ends with it, as with the agent's own bridge.
     [Symbol.asyncDispose]: () => dropping ?? release(),
   };
-}
-
-/** The folder the spec lives in, for the bridge's watch. */
-export function specFolder(agent: CarriedAgent): string {
-  return dirname(agent.specPath);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { type Clock, logger, toLinkError } from "../../../base/mod.ts";
 import { RunnerPool } from "../../../scheduler/mod.ts";
 import { sendSocketPath } from "../../bridges/mod.ts";
@@ -10,7 +9,8 @@ import {
   type SyncAnswer,
 } from "./bridges_answer.ts";
 import { bridgesFilePath, readBridgesFile } from "./bridges_file.ts";
-import { type CarriedAgent, carryAgent, type CarryOptions, specFolder } from "./carried_agent.ts";
+import { AgentsWatch } from "./agents_watch.ts";
+import { type CarriedAgent, carryAgent, type CarryOptions } from "./carried_agent.ts";
 import { Linger, LINGER_MS } from "./linger.ts";
 
 const log = logger("bridges");
@@ -40,12 +40,12 @@ export class SharedBridge implements AsyncDisposable {
   #ended = Promise.withResolvers<void>();
   #linger: Linger;
   #runners: RunnerPool;
-  #watch: { key: string; watcher: Deno.FsWatcher } | undefined;
-  #watching = new Set<Promise<void>>();
+  #watch: AgentsWatch;
 
   private constructor(options: SharedBridgeOptions) {
     this.#o = options;
     this.#runners = new RunnerPool(options.ctx.paths);
+    this.#watch = new AgentsWatch(bridgesFilePath(options.ctx.paths), () => this.#schedule());
     this.#linger = new Linger({
       ms: options.lingerMs ?? LINGER_MS,
       clock: options.clock,
@@ -169,7 +169,7 @@ export class SharedBridge implements AsyncDisposable {
         wayIn: sendSocketPath(paths, c.id),
       })),
     );
-    this.#rewatch();
+    this.#watch.follow([...this.#carried.values()].map((c) => c.specPath));
     this.#linger.set(this.#carried.size);
   }
 
@@ -185,45 +185,12 @@ export class SharedBridge implements AsyncDisposable {
     return Promise.resolve();
   }
 
-  /** Watches the list's folder and each carried agent's Config folder (a change of time zone). */
-  #rewatch(): void {
-    const dirs = [...new Set([this.#o.ctx.paths.run, ...[...this.#carried.values()].map(specFolder)])].sort();
-    const key = dirs.join("\0");
-    if (this.#watch?.key === key || this.#closed) return;
-    this.#watch?.watcher.close();
-    let watcher: Deno.FsWatcher;
-    try {
-      watcher = Deno.watchFs(dirs, { recursive: false });
-    } catch (err) {
-      log.warn("Cannot watch every agent's spec: a change of time zone waits for the next start", {
-        error: err,
-      });
-      watcher = Deno.watchFs(this.#o.ctx.paths.run, { recursive: false });
-    }
-    this.#watch = { key, watcher };
-    const loop = (async () => {
-      for await (const event of watcher) {
-        if (event.paths.some((p) => this.#watched(p))) this.#schedule();
-      }
-    })().catch((err) => log.error("The shared bridge stopped watching its agents", { error: err }));
-    this.#watching.add(loop);
-    void loop.finally(() => this.#watching.delete(loop));
-  }
-
-  #watched(path: string): boolean {
-    const full = resolve(path);
-    if (full === resolve(bridgesFilePath(this.#o.ctx.paths))) return true;
-    for (const carried of this.#carried.values()) if (resolve(carried.specPath) === full) return true;
-    return false;
-  }
-
   /** Closes every door and bridge and ends the runners; agents' services stay, as with their own bridges. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#linger[Symbol.dispose]();
-    this.#watch?.watcher.close();
-    await Promise.all(this.#watching);
+    await this.#watch[Symbol.asyncDispose]();
     await this.#queue;
     for (const carried of this.#carried.values()) await carried[Symbol.asyncDispose]();
     this.#carried.clear();
