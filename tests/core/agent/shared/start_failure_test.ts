@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { agentContext, bindKey, loadSettings } from "../../../../core/agent/mod.ts";
+import {
+  askSharedBridge,
+  putOnSharedBridge,
+  serveBridgesControl,
+  SharedBridge,
+} from "../../../../core/agent/roles/shared/mod.ts";
+import { runCli, runJson } from "../../../support/mod.ts";
+import { processesNaming } from "../idle/agent_processes.ts";
+import { createAgent, sharedHome, type Status } from "./_shared_rig.ts";
+
+Deno.test("lnk agent start on the shared bridge says why the agent could not wake, with the harness's own hint, and leaves it off the bridge", async () => {
+  await using home = await sharedHome();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${closed.addr.port}/v1`;
+  closed.close(); // a model server that is not there: Link Harness cannot pick a model at start
+  await runJson(["agent", "create", "work", "--harness", "link", "--model-url", url], home);
+  const result = await runCli(["agent", "start"], home);
+  assert.deepEqual(result, {
+    code: 1,
+    stdout: "",
+    stderr: `error: Cannot start agent "work": Cannot wake agent "work": Cannot pick a model at "${url}": ` +
+      "none is named and none is listed there\n  hint: Name the model with --model\n",
+  });
+  const status = await runJson<Status>(["agent", "status"], home);
+  assert.deepEqual([status.state, status.bridge], ["stopped", "own"]);
+  assert.deepEqual(await processesNaming(status.id), []);
+  await assert.rejects(Deno.stat(home.paths.keyFile(status.id)), Deno.errors.NotFound);
+  const bridge = (await askSharedBridge(home.paths))!;
+  assert.deepEqual([bridge.agents, bridge.failed, bridge.lingering], [[], [], true]);
+});
+
+Deno.test("SharedBridge: an agent whose port another program holds is not carried and its sync says PORT_UNAVAILABLE; the others are carried (PRT-4)", async () => {
+  await using home = await sharedHome();
+  const ctx = agentContext(home.env, { home: home.path });
+  const taken = await createAgent(home, "taken");
+  const free = await createAgent(home, "free");
+  const takenPort = (await loadSettings(home.paths, taken.id)).ports.endpoint;
+  using _squatter = Deno.listen({ hostname: "127.0.0.1", port: takenPort });
+  for (const { id } of [taken, free]) {
+    await bindKey(home.paths, id);
+    await putOnSharedBridge(home.paths, id);
+  }
+  await using bridge = await SharedBridge.open({ ctx });
+  await using _control = await serveBridgesControl(Promise.resolve(bridge), home.paths);
+  const answer = await bridge.sync({ agent: taken.id });
+  assert.deepEqual([answer.agent, answer.error?.code], [null, "PORT_UNAVAILABLE"]);
+  const seen = bridge.snapshot();
+  assert.deepEqual(seen.agents.map((a) => [a.id, a.state]), [[free.id, "asleep"]]);
+  assert.deepEqual(seen.failed.map((f) => [f.id, f.error.code]), [[taken.id, "PORT_UNAVAILABLE"]]);
+  // What lnk agent status says of it: on the list, not carried, and why.
+  const status = await runJson<Status>(["agent", "status", "--agent", "taken"], home);
+  assert.equal(status.state, "died");
+  assert.match(
+    status.reason!,
+    /^the shared bridge cannot carry it: Cannot open the agent's door: port \d+ is taken/,
+  );
+});
