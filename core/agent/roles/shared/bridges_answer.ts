@@ -23,6 +23,8 @@ export const BridgesSnapshot = z.strictObject({
   pid: z.number().int(),
   /** It has no agent and ends once its linger runs out (PRC-15). */
   lingering: z.boolean(),
+  /** Its linger ran out: it is ending, and takes no agent on. */
+  ending: z.boolean(),
   agents: z.array(CarriedState),
   /** Agents on its list it could not carry, with why. */
   failed: z.array(z.strictObject({ id: z.string(), error: BridgesError })),

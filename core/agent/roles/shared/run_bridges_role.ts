@@ -23,26 +23,29 @@ export async function runBridgesRole(_args: string[], signal: AbortSignal): Prom
   const opening = Promise.withResolvers<SharedBridge>();
   opening.promise.catch(() => {});
   // The socket first, so a start meanwhile finds it and waits, rather than starting another.
-  await using _control = await serveBridgesControl(opening.promise, ctx.paths);
-  let bridge: SharedBridge;
+  const control = await serveBridgesControl(opening.promise, ctx.paths);
+  let bridge: SharedBridge | undefined;
   try {
-    bridge = await SharedBridge.open({ ctx, lingerMs });
-  } catch (err) {
-    opening.reject(err);
-    throw err;
+    bridge = await SharedBridge.open({ ctx, lingerMs }).catch((err) => {
+      opening.reject(err);
+      throw err;
+    });
+    opening.resolve(bridge);
+    const carried = bridge.snapshot().agents.map((a) => a.id);
+    log.info("Shared bridge open", { agents: carried, linger_ms: lingerMs });
+    announceReady({ socket: sharedBridgeSocketPath(ctx.paths), agents: carried.length });
+    const why = await Promise.race([
+      bridge.ended.then(() => "linger" as const),
+      new Promise<"stopped">((resolve) => {
+        if (signal.aborted) resolve("stopped");
+        signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+      }),
+    ]);
+    log.info(why === "linger" ? "Shared bridge ended after its linger" : "Shared bridge stopped");
+    return 0;
+  } finally {
+    // The socket first: a start from now on finds none and starts another bridge.
+    await control[Symbol.asyncDispose]();
+    await bridge?.[Symbol.asyncDispose]();
   }
-  opening.resolve(bridge);
-  await using _bridge = bridge;
-  const carried = bridge.snapshot().agents.map((a) => a.id);
-  log.info("Shared bridge open", { agents: carried, linger_ms: lingerMs });
-  announceReady({ socket: sharedBridgeSocketPath(ctx.paths), agents: carried.length });
-  const why = await Promise.race([
-    bridge.ended.then(() => "linger" as const),
-    new Promise<"stopped">((resolve) => {
-      if (signal.aborted) resolve("stopped");
-      signal.addEventListener("abort", () => resolve("stopped"), { once: true });
-    }),
-  ]);
-  log.info(why === "linger" ? "Shared bridge ended after its linger" : "Shared bridge stopped");
-  return 0;
 }

@@ -45,7 +45,9 @@ export class SharedBridge implements AsyncDisposable {
   private constructor(options: SharedBridgeOptions) {
     this.#o = options;
     this.#runners = new RunnerPool(options.ctx.paths);
-    this.#watch = new AgentsWatch(bridgesFilePath(options.ctx.paths), () => this.#schedule());
+    this.#watch = new AgentsWatch(bridgesFilePath(options.ctx.paths), () => this.#schedule(), {
+      clock: options.clock,
+    });
     this.#linger = new Linger({
       ms: options.lingerMs ?? LINGER_MS,
       clock: options.clock,
@@ -76,6 +78,7 @@ export class SharedBridge implements AsyncDisposable {
     return {
       pid: Deno.pid,
       lingering: this.#linger.lingering || this.#ending,
+      ending: this.#ending,
       agents: [...this.#carried.values()].map(stateOf).sort((a, b) => a.id.localeCompare(b.id)),
       failed: [...this.#failed].map(([id, f]) => ({ id, error: f.error })),
       runners: this.#runners.runners,

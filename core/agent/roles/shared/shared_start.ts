@@ -87,23 +87,24 @@ export async function stayOnSharedBridge(
   }
 }
 
-/** One sync, starting the bridge first when nothing answers at its socket. */
+/** One sync, starting a bridge first when none answers at its socket or the one there is ending. */
 async function syncOnce(ctx: AgentContext, agentId: string): Promise<SyncAnswer> {
   const answer = await syncSharedBridge(ctx.paths, { agent: agentId, wake: true });
-  if (answer) return answer;
+  if (answer && answer.error?.code !== ENDING) return answer;
   await ensureSharedBridge(ctx);
   return await syncSharedBridge(ctx.paths, { agent: agentId, wake: true }) ??
     { agent: null, error: { code: ENDING, message: "The shared bridge stopped answering" } };
 }
 
 /**
- * Starts the shared bridge's service unless one answers at its socket: one start at a time (a
- * lock), a bridge that stopped answering (ending, or stuck) stopped first.
+ * Starts the shared bridge's service unless one answers at its socket and is not ending: one start
+ * at a time (a lock), a bridge ending after its linger or stuck stopped first (waited for).
  */
 export async function ensureSharedBridge(ctx: AgentContext): Promise<void> {
   await Deno.mkdir(ctx.paths.run, { recursive: true, mode: 0o700 });
   using _lock = await lockFile(join(ctx.paths.run, "bridges.start.lock"));
-  if (await askSharedBridge(ctx.paths)) return;
+  const seen = await askSharedBridge(ctx.paths);
+  if (seen && !seen.ending) return;
   const backend = await pickBackend(ctx.paths, ctx.env);
   await backend.stop(SHARED_BRIDGE_NAMES);
   const started = await backend.start(sharedBridgeService(ctx));

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type AgentKey, decodeKey } from "../../../../core/base/mod.ts";
+import { type AgentKey, atomicWrite, decodeKey } from "../../../../core/base/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
 import { runJson, type TempHome, tempHome } from "../../../support/mod.ts";
 
@@ -37,11 +37,11 @@ export async function createAgent(
   return { id: created.id, specPath };
 }
 
-/** Rewrites the spec's `[run]` keys. */
+/** Rewrites the spec's `[run]` keys, as an editor saving it does (a new file renamed over it). */
 export async function setRun(specPath: string, run: { idleAfter?: string; zone?: string }): Promise<void> {
   const text = (await Deno.readTextFile(specPath)).replace(/^time_zone = .*\n/m, "");
   const line = `idle_after = "${run.idleAfter ?? "5m"}"\n${run.zone ? `time_zone = "${run.zone}"\n` : ""}`;
-  await Deno.writeTextFile(specPath, text.replace(/^idle_after = .*\n/m, line));
+  await atomicWrite(specPath, text.replace(/^idle_after = .*\n/m, line));
 }
 
 /** The shared bridge's log under the detached backend (its runners write there too). */

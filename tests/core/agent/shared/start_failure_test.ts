@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { agentContext, bindKey, loadSettings } from "../../../../core/agent/mod.ts";
+import { agentContext, bindKey, updateSettings } from "../../../../core/agent/mod.ts";
 import {
   askSharedBridge,
   putOnSharedBridge,
@@ -17,6 +17,8 @@ Deno.test("lnk agent start on the shared bridge says why the agent could not wak
   closed.close(); // a model server that is not there: Link Harness cannot pick a model at start
   await runJson(["agent", "create", "work", "--harness", "link", "--model-url", url], home);
   const result = await runCli(["agent", "start"], home);
+  // Tests run side by side: another's agent may hold this one's first ports, and it moves (PRT-4).
+  result.stderr = result.stderr.replace(/^Moved agent "work" to ports .*\n/, "");
   assert.deepEqual(result, {
     code: 1,
     stdout: "",
@@ -36,8 +38,14 @@ Deno.test("SharedBridge: an agent whose port another program holds is not carrie
   const ctx = agentContext(home.env, { home: home.path });
   const taken = await createAgent(home, "taken");
   const free = await createAgent(home, "free");
-  const takenPort = (await loadSettings(home.paths, taken.id)).ports.endpoint;
-  using _squatter = Deno.listen({ hostname: "127.0.0.1", port: takenPort });
+  using squatter = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const setPort = (id: string, endpoint: number) =>
+    updateSettings(home.paths, id, (s) => ({ ...s, ports: { ...s.ports, endpoint } }));
+  await setPort(taken.id, squatter.addr.port);
+  // Tests run side by side and each home numbers its ports alike: "free" gets one no test holds.
+  const spare = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  spare.close();
+  await setPort(free.id, spare.addr.port);
   for (const { id } of [taken, free]) {
     await bindKey(home.paths, id);
     await putOnSharedBridge(home.paths, id);
