@@ -16,10 +16,11 @@ const ROLES: Record<string, () => Promise<Role>> = {
   "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
-  "harness serve": async () => (await import("./core/harness/mod.ts")).runHarnessServeRole,
+  "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,
   // Inside a sandbox: the relays, then the harness in this same process when it is one of ours.
   "sandbox relay": async () => {
-    const { runRelayRole } = await import("./sandbox/mod.ts");
+    // Its own file, not sandbox/mod.ts: every grant schema and the proxy would load in each sandbox.
+    const { runRelayRole } = await import("./sandbox/relay_role.ts");
     return (args, signal) => runRelayRole(args, signal, { roles: (words) => ROLES[words] });
   },
 };

@@ -17,10 +17,12 @@ const log = logger("harness");
  */
 export function harnessHandler(
   agents: readonly ServedAgent[],
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; guard?: EndpointGuard } = {},
 ): (req: Request) => Promise<Response> {
   const byId = new Map(agents.map((a) => [a.turns.agent.id, a]));
-  const guard = new EndpointGuard({ keyFor: (id) => byId.get(id)?.key, clock: options.clock });
+  // Given when the endpoint answered proofs before its agents were loaded: the challenges it handed out hold.
+  const guard = options.guard ??
+    new EndpointGuard({ keyFor: (id) => byId.get(id)?.key, clock: options.clock });
   return async (raw) => {
     const url = new URL(raw.url, "http://endpoint");
     if (raw.method === "GET" && url.pathname === "/") return Response.json({ harness: "link", ok: true });

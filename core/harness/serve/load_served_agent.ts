@@ -7,10 +7,12 @@ import {
   Secret,
   SYSTEM_CLOCK,
 } from "../../base/mod.ts";
-import { layoutOf, loadAgentConfig, loadSettings, type Spec } from "../../agent/mod.ts";
+import type { Spec } from "../../agent/mod.ts";
 import type { SandboxSpec } from "../../../sandbox/mod.ts";
 import { resolveModel } from "../model/mod.ts";
-import { bridgeStore, filesStore, type OpenStore, sqliteStore } from "../store/mod.ts";
+import type { OpenStore } from "../store/mod.ts";
+// The default driver alone; the others, and the agent's files read here, load only when used (PRC-13).
+import { filesStore } from "../store/files_store.ts";
 import { buildSystemPrompt } from "../prompt/mod.ts";
 import { type AgentFolders, builtinTools, ConfinedRun } from "../tools/mod.ts";
 import { KeptAnswers } from "../turns/kept_answers.ts";
@@ -47,9 +49,14 @@ export async function loadServedAgent(
   const chats = join(folders.agent, "chats");
   // A driver outside keeps the conversations when the agent role hands the store bridge (TRN-14).
   const store = input.store
-    ? bridgeStore({ socket: input.store.socket, agentId: input.id, owner, key: decodeKey(input.key) })
+    ? (await import("../store/mod.ts")).bridgeStore({
+      socket: input.store.socket,
+      agentId: input.id,
+      owner,
+      key: decodeKey(input.key),
+    })
     : spec.model.store === "sqlite"
-    ? sqliteStore(join(chats, "conversations.sqlite"))
+    ? (await import("../store/mod.ts")).sqliteStore(join(chats, "conversations.sqlite"))
     : filesStore(chats);
   const toolFolders: AgentFolders = {
     home: folders.home,
@@ -107,6 +114,7 @@ async function agentFiles(
     const key = model.key === undefined ? undefined : new Secret(model.key);
     return { name: input.name, owner, folders, spec, sandbox: grants, model: { ...model, key } };
   }
+  const { layoutOf, loadAgentConfig, loadSettings } = await import("../../agent/mod.ts");
   const settings = await loadSettings(options.paths, input.id);
   const config = await loadAgentConfig(options.paths, settings);
   const layout = layoutOf(options.paths, settings);

@@ -1,18 +1,20 @@
 import { parseArgs } from "node:util";
 import { announceReady, homeFrom, LinkError, LinkPaths, logger } from "../../base/mod.ts";
 import { readStdinLine } from "../../adapters/mod.ts";
-import { HarnessServeInput } from "./harness_input.ts";
-import { loadServedAgent } from "./load_served_agent.ts";
-import { serveHarness } from "./serve_harness.ts";
+import { openHarnessEndpoint } from "./harness_endpoint.ts";
+import type { LoadedAgent } from "./load_served_agent.ts";
+import { invalidInput, servedHeads } from "./served_heads.ts";
 
 const log = logger("harness");
 
 /**
  * `lnk harness serve --socket <path>`: Link Harness, the role inside the agent's sandbox. It reads
- * its agents and their keys from stdin (HarnessServeInput), serves its endpoint on the socket,
- * says it is ready, and runs until stopped.
+ * its agents and their keys from stdin (HarnessServeInput), listens on the socket and says it is
+ * ready at once, answering proofs while it loads its agents (PRC-13), then serves them until
+ * stopped. An agent that cannot be loaded ends it, every request waiting answered with why.
  */
 export async function runHarnessServeRole(args: string[], signal: AbortSignal): Promise<number> {
+  const started = performance.now();
   const { values } = parseArgs({ args, options: { socket: { type: "string" } }, strict: false });
   const socket = values.socket;
   if (typeof socket !== "string" || !socket) {
@@ -20,19 +22,46 @@ export async function runHarnessServeRole(args: string[], signal: AbortSignal): 
       hint: "Link Harness is started by `lnk agent start`",
     });
   }
-  const input = HarnessServeInput.parse(JSON.parse(await readStdinLine()));
-  const paths = new LinkPaths(homeFrom(Deno.env));
-  const loaded = await Promise.all(input.agents.map((a) => loadServedAgent(a, { paths, env: Deno.env })));
+  const line = await readStdinLine();
+  const heads = servedHeads(line);
+  const endpoint = await openHarnessEndpoint({ socket, agents: heads, signal });
+  log.info("Link Harness listening", { agents: heads.map((h) => h.id), pid: Deno.pid });
+  announceReady({ socket, pid: Deno.pid });
+  const loaded: LoadedAgent[] = [];
   try {
-    await using server = await serveHarness({ agents: loaded, socket, signal });
-    log.info("Link Harness serving", { agents: loaded.map((l) => l.agent.id), pid: Deno.pid });
-    announceReady({ socket, pid: Deno.pid });
-    await server.finished;
+    try {
+      loaded.push(...await loadAgents(line));
+      await endpoint.serve(loaded);
+    } catch (err) {
+      endpoint.fail(err);
+      throw err;
+    }
+    log.info("Link Harness serving", {
+      agents: heads.map((h) => h.id),
+      ms: Math.round(performance.now() - started),
+    });
+    await endpoint.finished;
   } finally {
+    await endpoint[Symbol.asyncDispose]();
     for (const l of loaded) {
       await l.runner?.[Symbol.asyncDispose]();
       await l.store[Symbol.asyncDispose]();
     }
   }
   return 0;
+}
+
+/**
+ * Validates the whole input line against its schema (the spec's and grants' with it) and loads
+ * each agent: its modules load here, after the endpoint listens.
+ */
+async function loadAgents(line: string): Promise<LoadedAgent[]> {
+  const [{ HarnessServeInput }, { loadServedAgent }] = await Promise.all([
+    import("./harness_input.ts"),
+    import("./load_served_agent.ts"),
+  ]);
+  const parsed = HarnessServeInput.safeParse(JSON.parse(line));
+  if (!parsed.success) throw invalidInput(parsed.error.message);
+  const paths = new LinkPaths(homeFrom(Deno.env));
+  return await Promise.all(parsed.data.agents.map((a) => loadServedAgent(a, { paths, env: Deno.env })));
 }

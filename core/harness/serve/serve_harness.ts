@@ -1,8 +1,7 @@
 import type { AgentKey } from "../../base/mod.ts";
-import { harnessHandler } from "../endpoint/harness_handler.ts";
-import type { ServedAgent } from "../endpoint/served_agent.ts";
-import { AgentTurns } from "../turns/agent_turns.ts";
+import type { AgentTurns } from "../turns/agent_turns.ts";
 import type { TurnAgent } from "../turns/turn_agent.ts";
+import { openHarnessEndpoint } from "./harness_endpoint.ts";
 
 /** How Link Harness serves. */
 export interface ServeHarnessOptions {
@@ -23,36 +22,21 @@ export interface HarnessServer extends AsyncDisposable {
 }
 
 /**
- * Serves Link Harness's endpoint on a unix socket and, for each agent, finishes the turns its
- * last process left (TRN-4): the answers are kept for `/_link/recover` (TRN-5).
+ * Serves Link Harness's endpoint on a unix socket for agents already loaded and, for each agent,
+ * finishes the turns its last process left, beside serving (TRN-4): the answers are kept for
+ * `/_link/recover` (TRN-5).
  */
 export async function serveHarness(options: ServeHarnessOptions): Promise<HarnessServer> {
-  const stop = new AbortController();
-  const served: ServedAgent[] = options.agents.map(({ agent, key }) => ({
-    turns: new AgentTurns(agent, { signal: stop.signal }),
-    key,
-    sessions: new Map(),
-  }));
-  await Deno.remove(options.socket).catch(() => {});
-  const server = Deno.serve(
-    { path: options.socket, transport: "unix", onListen() {} },
-    harnessHandler(served, { clock: options.agents[0]?.agent.clock }),
-  );
-  let stopping: Promise<void> | undefined;
-  const shutdown = () =>
-    stopping ??= (async () => {
-      stop.abort();
-      await Promise.all(served.map((s) => s.turns.settled()));
-      await server.shutdown();
-    })();
-  if (options.signal?.aborted) await shutdown();
-  options.signal?.addEventListener("abort", () => void shutdown(), { once: true });
-  for (const s of served) await s.turns.recover();
+  const endpoint = await openHarnessEndpoint({
+    socket: options.socket,
+    agents: options.agents.map(({ agent, key }) => ({ id: agent.id, name: agent.name, key })),
+    signal: options.signal,
+    clock: options.agents[0]?.agent.clock,
+  });
+  const agents = await endpoint.serve(options.agents);
   return {
-    agents: served.map((s) => s.turns),
-    finished: server.finished,
-    async [Symbol.asyncDispose]() {
-      await shutdown();
-    },
+    agents,
+    finished: endpoint.finished,
+    [Symbol.asyncDispose]: () => endpoint[Symbol.asyncDispose](),
   };
 }

@@ -1,4 +1,4 @@
-import { ConfinedSpawner } from "../../../sandbox/mod.ts";
+import type { ConfinedSpawner } from "../../../sandbox/mod.ts";
 import type { RunCommand } from "./harness_tool.ts";
 import { runProcess } from "./run_process.ts";
 
@@ -28,11 +28,13 @@ export class ConfinedRun implements AsyncDisposable {
     });
 
   #started(): Promise<ConfinedSpawner> {
-    // A failed start is not kept: the next run tries again and says why.
-    this.#spawner ??= ConfinedSpawner.start(this.#keep).catch((err) => {
-      this.#spawner = undefined;
-      throw err;
-    });
+    // A failed start is not kept: the next run tries again and says why. sandbox/ loads only then,
+    // not with the harness, whose start a wake waits on (PRC-13).
+    this.#spawner ??= import("../../../sandbox/mod.ts").then((m) => m.ConfinedSpawner.start(this.#keep))
+      .catch((err) => {
+        this.#spawner = undefined;
+        throw err;
+      });
     return this.#spawner;
   }
 

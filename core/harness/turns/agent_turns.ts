@@ -121,11 +121,22 @@ export class AgentTurns implements AsyncDisposable {
   }
 
   /**
-   * At the harness's start: each conversation whose lease is still there had a turn running when
-   * its process went; it is finished now, or when its lease lapses (TRN-4), its answer kept.
+   * At the harness's start, beside serving: each conversation whose lease is still there had a
+   * turn running when its process went; it is finished now, or when its lease lapses (TRN-4), its
+   * answer kept. A message to such a conversation meanwhile waits on its lease as any message
+   * does, so the crashed turn is finished first. settled() waits for this too.
    */
-  async recover(): Promise<void> {
+  recover(): Promise<void> {
+    const recovery = this.#recoverAll().catch((err) => {
+      if (!this.stopped) log.error("Cannot recover the conversations", { agent: this.agent.id, error: err });
+    });
+    this.#background(recovery);
+    return recovery;
+  }
+
+  async #recoverAll(): Promise<void> {
     for (const conversation of await this.agent.store.list()) {
+      if (this.stopped) return;
       if (await this.agent.store.leaseRead(conversation)) this.#background(this.#watch(conversation));
     }
   }

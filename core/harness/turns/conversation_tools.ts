@@ -1,5 +1,5 @@
 import type { ConversationStore } from "../store/mod.ts";
-import { narrowToolNames } from "../tools/mod.ts";
+import { narrowToolNames } from "../tools/narrow_tools.ts";
 
 /**
  * Narrows a conversation's tool list (TRN-12): a later list is intersected with the one kept

@@ -1,4 +1,4 @@
-import { isLapsed } from "../store/mod.ts";
+import { isLapsed } from "../store/lease_rules.ts";
 import { conversationState } from "./conversation_state.ts";
 import type { EventLog } from "./event_log.ts";
 import { holderIsDead, sameHolder, thisHolder } from "./lease_holder.ts";
