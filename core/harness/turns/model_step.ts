@@ -1,4 +1,10 @@
-import { type FinishReason, streamChat, type TokenUsage, type ToolCall } from "../model/mod.ts";
+import {
+  type ChatEvent,
+  type FinishReason,
+  streamChat,
+  type TokenUsage,
+  type ToolCall,
+} from "../model/mod.ts";
 import type { EventLog } from "./event_log.ts";
 import { prepareMessages } from "./prepare_messages.ts";
 import type { TurnAgent } from "./turn_agent.ts";
@@ -12,6 +18,18 @@ export interface ModelReply {
   finish?: FinishReason;
 }
 
+/** What one model call is made with besides the agent and its conversation. */
+export interface ModelStepOptions {
+  sink: ParagraphSink;
+  signal: AbortSignal;
+  /**
+   * Awaited once the request has gone out, before its answer is read: what the call may go out
+   * before but not be answered before (a new turn's own event, written meanwhile: PRC-13). When it
+   * rejects, the call is dropped unread and its reason thrown.
+   */
+  gate?: Promise<unknown>;
+}
+
 /**
  * Calls the agent's model once on the conversation as read (compacted first when it nears the
  * context) and streams its text to the sink as it is written; throws the model layer's
@@ -20,11 +38,12 @@ export interface ModelReply {
 export async function modelStep(
   agent: TurnAgent,
   events: EventLog,
-  options: { sink: ParagraphSink; signal: AbortSignal },
+  options: ModelStepOptions,
 ): Promise<ModelReply> {
   const tools = await agent.tools.definitions(events.conversation);
-  const messages = await prepareMessages(agent, events, tools, options.signal);
+  const messages = await prepareMessages(agent, events, tools, options);
   const reply: ModelReply = { text: "", calls: [] };
+  const dropped = new AbortController();
   const stream = streamChat(
     { model: agent.model.model, messages, tools: tools.length ? tools : undefined },
     {
@@ -34,28 +53,51 @@ export async function modelStep(
       timeoutMs: agent.model.timeoutMs,
       stallMs: agent.model.stallMs,
       clock: agent.clock,
-      signal: options.signal,
+      signal: options.gate ? AbortSignal.any([options.signal, dropped.signal]) : options.signal,
     },
   );
-  options.sink.paragraph();
-  for await (const event of stream) {
-    switch (event.type) {
-      case "text":
-        reply.text += event.text;
-        options.sink.text(event.text);
-        break;
-      case "tool_call":
-        reply.calls.push(event.call);
-        break;
-      case "usage":
-        reply.usage = event.usage;
-        break;
-      case "finish":
-        reply.finish = event.reason;
-        break;
-      default:
-        break;
+  // The request goes out here; its answer is read once the gate lets it.
+  const first = stream.next();
+  if (options.gate) {
+    first.catch(() => {});
+    try {
+      await options.gate;
+    } catch (err) {
+      dropped.abort(err);
+      await first.catch(() => {});
+      throw err;
     }
   }
+  options.sink.paragraph();
+  let read = false;
+  try {
+    for (let next = await first; !next.done; next = await stream.next()) {
+      take(reply, next.value, options.sink);
+    }
+    read = true;
+  } finally {
+    // Stopped midway: the call ends with it.
+    if (!read) await stream.return(undefined).catch(() => {});
+  }
   return reply;
+}
+
+function take(reply: ModelReply, event: ChatEvent, sink: ParagraphSink): void {
+  switch (event.type) {
+    case "text":
+      reply.text += event.text;
+      sink.text(event.text);
+      break;
+    case "tool_call":
+      reply.calls.push(event.call);
+      break;
+    case "usage":
+      reply.usage = event.usage;
+      break;
+    case "finish":
+      reply.finish = event.reason;
+      break;
+    default:
+      break;
+  }
 }

@@ -14,19 +14,21 @@ export function fixedTokens(agent: TurnAgent, tools: readonly ToolDefinition[]):
 /**
  * The messages of the next model call. When the conversation nears the model's context, its
  * earlier events are first summarised into a summary event (written once, on its number, like
- * every event); none is deleted (PRN-3).
+ * every event, after the gate: a new turn's own event); none is deleted (PRN-3).
  */
 export async function prepareMessages(
   agent: TurnAgent,
   events: EventLog,
   tools: readonly ToolDefinition[],
-  signal: AbortSignal,
+  options: { signal: AbortSignal; gate?: Promise<unknown> },
 ): Promise<ChatMessage[]> {
+  const { signal } = options;
   const plan = planCompaction(events.events, {
     contextTokens: agent.contextTokens,
     fixedTokens: fixedTokens(agent, tools),
   });
   if (plan.compact) {
+    await options.gate;
     log.info("Compacting a conversation", { agent: agent.id, through: plan.through, tokens: plan.tokens });
     const summary = await compact(events.events, {
       through: plan.through,

@@ -48,12 +48,29 @@ export type TurnEnd =
 export async function runTurn(run: TurnRun): Promise<TurnEnd> {
   const { agent, events } = run;
   if (!run.fresh) await events.refresh();
-  const turn = await beginTurn(run);
+  // A message just written where no turn is open: the model's first call goes out while the
+  // turn's own event is written, which it does not need (PRC-13); nothing of the turn is written
+  // or said before that event is.
+  let opening = run.fresh ? openTurn(run) : undefined;
+  let turn = opening?.turn ?? await beginTurn(run);
   if (!turn) return { kind: "idle" };
+  /** The turn's event written; false when another took its number first and the turn began anew. */
+  const opened = async (): Promise<boolean> => {
+    if (!opening) return true;
+    const n = await opening.written;
+    opening = undefined;
+    if (n !== undefined) return true;
+    turn = await beginTurn(run);
+    return false;
+  };
   const said: string[] = [];
   for (let step = 0;; step++) {
     run.stop.throwIfAborted();
-    if (run.cancel.aborted) return await end(run, turn, said, "cancelled");
+    if (run.cancel.aborted) {
+      await opened();
+      return turn ? await end(run, turn, said, "cancelled") : { kind: "idle" };
+    }
+    if (!turn) return { kind: "idle" };
     if (step > 0) await events.refresh();
     const seen = events.last;
     let reply: ModelReply;
@@ -61,8 +78,15 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
       reply = await modelStep(agent, events, {
         sink: run.sink,
         signal: AbortSignal.any([run.stop, run.cancel]),
+        gate: opening?.gate,
       });
+      opening = undefined;
     } catch (err) {
+      // Another wrote on the turn's number first: it began anew, and the model is called again.
+      if (!(await opened())) {
+        step = -1;
+        continue;
+      }
       run.stop.throwIfAborted();
       if (run.cancel.aborted) return await end(run, turn, said, "cancelled");
       return await failed(run, turn, said, err);
@@ -94,6 +118,28 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
       conversation: events.conversation,
     });
   }
+}
+
+/**
+ * A new turn on a conversation waiting with nothing open, its event being written; undefined
+ * when there is a crashed turn to finish first, or nothing to answer.
+ */
+function openTurn(
+  run: TurnRun,
+): { turn: string; written: Promise<number | undefined>; gate: Promise<number> } | undefined {
+  const state = conversationState(run.events.events);
+  if (state.openTurn || !state.pending.length) return undefined;
+  const turn = crypto.randomUUID();
+  const written = run.events.tryAppend({
+    type: "turn",
+    turn,
+    answers: state.pending.map((m) => m.n),
+    at: run.agent.clock.now(),
+  });
+  const gate = written.then((n) => n ?? Promise.reject(new Error("another event took the turn's number")));
+  written.catch(() => {});
+  gate.catch(() => {});
+  return { turn, written, gate };
 }
 
 /** The open turn's ID after answering its unanswered calls, a new turn's, or undefined when idle. */

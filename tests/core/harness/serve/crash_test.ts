@@ -41,10 +41,12 @@ interface PointContext {
 const POINTS: KillPoint[] = [
   {
     name: "after the message and turn events, before the model answers",
-    async reach({ model, send }) {
+    async reach({ model, send, agent }) {
       const held = model.reply("never", { hold: true });
       send();
       await held.taken;
+      // The call goes out while the turn's event is written (PRC-13): the point is once it is.
+      await eventWritten(agent, 2);
     },
     atCrash: [[1, "message", "do it"], [2, "turn", [1]]],
     recovered: "Recovered answer.",
@@ -101,6 +103,15 @@ const POINTS: KillPoint[] = [
     after: [[1, "message", "do it"], [2, "turn", [1]], [3, "answer", "All done.", [1]]],
   },
 ];
+
+/** Resolves once the conversation's event `n` is on disk. */
+async function eventWritten(agent: ServedAgent, n: number): Promise<void> {
+  const dir = join(agent.agentDir, "chats", "link+main", "events");
+  using watcher = Deno.watchFs(dir);
+  const there = () => Deno.stat(join(dir, `${n}.json`)).then(() => true, () => false);
+  if (await there()) return;
+  for await (const _change of watcher) if (await there()) return;
+}
 
 Deno.test("kill -9 of the harness at points of a turn loses no event, runs no tool twice, and the next start finishes the turn for the chat", async (t) => {
   const restore = setLogSink(() => {});
