@@ -64,14 +64,14 @@ async function timeMessage(
   return { ms: request.receivedAt - start, sentAt, firstByteAt: request.receivedAtEpoch };
 }
 
-/** Where one wake's time went, in ms: each step from the message at the door to the model's first byte. */
+/** Where one wake's time went: each moment of it, in ms after the message reached the door. */
 type Phases = Record<string, number>;
 
 /**
- * Splits a wake at the moments the processes it started began (/proc, 10 ms ticks) and the lines
- * its services logged: the message at the door, the agent role's process, its sandbox, the relay
- * and harness processes inside, the harness serving, the door having the agent awake, and the
- * model's first byte.
+ * The moments of a wake, after the message at the door: the processes it started began (/proc,
+ * 10 ms ticks; the agent role's, the sandbox, the relay and harness processes inside) and the
+ * lines its services logged (the harness listening and saying ready, the door having the agent
+ * awake, the harness serving with its agents loaded), and the model's first byte.
  */
 async function phasesOf(home: TempHome, id: string, tree: ProcessInfo[], timed: Timed): Promise<Phases> {
   const program = (p: ProcessInfo) => p.command.split(" ")[0]!;
@@ -88,24 +88,21 @@ async function phasesOf(home: TempHome, id: string, tree: ProcessInfo[], timed: 
     }
     return undefined;
   };
-  // In order; a step absent from this start (no agent role when the bridge starts the sandbox
-  // itself, no sandbox, or the harness run in the relay's own process) is left out, and its time
-  // goes to the next.
+  // A moment absent from this start (no agent role when the bridge starts the sandbox itself, no
+  // sandbox, the harness run in the relay's own process, a harness that says ready only once
+  // loaded) is left out.
   const moments: [string, number | undefined][] = [
-    ["message at the door", timed.sentAt],
-    ["agent role process", started("agent run")],
-    ["sandbox", tree.find((p) => program(p).endsWith("bwrap"))?.startedAt],
-    ["relay process", started("sandbox relay")],
-    ["harness process", started("harness serve")],
-    ["harness serving", await logged("Link Harness serving")],
+    ["agent role process started", started("agent run")],
+    ["sandbox started", tree.find((p) => program(p).endsWith("bwrap"))?.startedAt],
+    ["relay process started", started("sandbox relay")],
+    ["harness process started", started("harness serve")],
+    ["harness listening (ready)", await logged("Link Harness listening")],
     ["door has it awake", await logged("Agent awake")],
+    ["harness serving (agents loaded)", await logged("Link Harness serving")],
     ["model's first byte", timed.firstByteAt],
   ];
   const known = moments.filter((m): m is [string, number] => m[1] !== undefined);
-  const steps = known.slice(1).map(([name, at], i) =>
-    [`${known[i]![0]} → ${name}`, at - known[i]![1]] as const
-  );
-  return Object.fromEntries(steps);
+  return Object.fromEntries(known.map(([name, at]) => [name, at - timed.sentAt]));
 }
 
 function summary(processes: ProcessInfo[]): { count: number; rssMiB: number } {
@@ -168,10 +165,10 @@ export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, 
     const wakeP95 = percentile(wakeTimes, 95);
     line(`sandbox ${sandboxed ? "on" : "off"}; Link Harness; idle_after ${IDLE_AFTER}; ${Deno.build.os}`);
     line(`wakes: ${wakeTimes.map((t) => t.toFixed(0)).join(" ")} ms`);
-    for (const step of Object.keys(phases[0] ?? {})) {
-      const times = phases.map((p) => p[step]).filter((t): t is number => t !== undefined);
-      line(`  ${step}: p50 ${percentile(times, 50).toFixed(0)} ms`);
-    }
+    line("after the message reached the door (p50):");
+    const steps = [...new Set(phases.flatMap((p) => Object.keys(p)))];
+    const p50 = (step: string) => percentile(phases.map((p) => p[step]).filter((t) => t !== undefined), 50);
+    for (const step of steps.sort((a, b) => p50(a) - p50(b))) line(`  +${p50(step).toFixed(0)} ms ${step}`);
     line(`awake (baseline), n=${awakeCount}: p50 ${awakeP50.toFixed(1)} ms, p95 ${awakeP95.toFixed(1)} ms`);
     line(
       `held asleep: ${sleeping.count} process(es), ${sleeping.rssMiB.toFixed(1)} MiB RSS ` +

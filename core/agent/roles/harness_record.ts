@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { atomicWrite, type LinkPaths, readTextIfExists } from "../../base/mod.ts";
+import { type LinkPaths, readTextIfExists } from "../../base/mod.ts";
 import { processAlive, type ServiceState } from "../services/mod.ts";
 
 /**
@@ -25,14 +25,25 @@ export function harnessRecordPath(paths: LinkPaths, agentId: string): string {
   return join(paths.run, `lnk-harness-${agentId}.json`);
 }
 
-/** Writes the record (atomically, for this user alone). */
+/**
+ * Writes the record for this user alone, whole or not at all (a temp file renamed over it). Not
+ * flushed to disk: it says how a running process stands, and a wake waits on it (PRC-13).
+ */
 export async function writeHarnessRecord(
   paths: LinkPaths,
   agentId: string,
   record: HarnessRecord,
 ): Promise<void> {
   await Deno.mkdir(paths.run, { recursive: true, mode: 0o700 });
-  await atomicWrite(harnessRecordPath(paths, agentId), JSON.stringify(record), { mode: 0o600 });
+  const path = harnessRecordPath(paths, agentId);
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, JSON.stringify(record), { mode: 0o600, createNew: true });
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
 }
 
 /** Removes the record: the harness sleeps or stopped. */

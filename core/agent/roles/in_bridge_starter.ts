@@ -143,9 +143,10 @@ class BridgeStarter implements InBridgeStarter {
   #watch(harness: HarnessProcess): void {
     harness.status.then(async (status) => {
       if (this.#running !== harness) return;
-      log.error("Harness exited unbidden", { agent: this.#agent.id, code: status.code });
+      // Recorded before it is said, so whoever reads the log finds the record saying so too.
       this.#died = { code: status.code, at: new Date().toISOString() };
       await this.#sync();
+      log.error("Harness exited unbidden", { agent: this.#agent.id, code: status.code });
       // Its proxy and relays go with it.
       await harness.stop().catch(() => {});
       await Deno.remove(this.#options.socket).catch(() => {});
