@@ -42,9 +42,6 @@ export async function openHarnessEndpoint(options: HarnessEndpointOptions): Prom
   const stop = new AbortController();
   const byId = new Map(options.agents.map((a) => [a.id, a]));
   const guard = new EndpointGuard({ keyFor: (id) => byId.get(id)?.key, clock: options.clock });
-  // The full endpoint's modules load beside the agents.
-  const modules = Promise.all([import("../endpoint/harness_handler.ts"), import("../turns/agent_turns.ts")]);
-  modules.catch(() => {});
   const full = Promise.withResolvers<Handler>();
   full.promise.catch(() => {});
   let ready: Handler | undefined;
@@ -81,7 +78,11 @@ export async function openHarnessEndpoint(options: HarnessEndpointOptions): Prom
   options.signal?.addEventListener("abort", () => void shutdown(), { once: true });
   return {
     async serve(agents) {
-      const [{ harnessHandler }, { AgentTurns }] = await modules;
+      // Loaded only now, after the ready line: nothing delays listening.
+      const [{ harnessHandler }, { AgentTurns }] = await Promise.all([
+        import("../endpoint/harness_handler.ts"),
+        import("../turns/agent_turns.ts"),
+      ]);
       served = agents.map(({ agent, key }) => ({
         turns: new AgentTurns(agent, { signal: stop.signal }),
         key,

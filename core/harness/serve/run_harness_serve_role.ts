@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
 import { announceReady, homeFrom, LinkError, LinkPaths, logger } from "../../base/mod.ts";
-import { readStdinLine } from "../../adapters/mod.ts";
 import { openHarnessEndpoint } from "./harness_endpoint.ts";
 import type { LoadedAgent } from "./load_served_agent.ts";
 import { invalidInput, servedHeads } from "./served_heads.ts";
+import { readStdinLine } from "./stdin_line.ts";
 
 const log = logger("harness");
 
@@ -25,8 +25,9 @@ export async function runHarnessServeRole(args: string[], signal: AbortSignal): 
   const line = await readStdinLine();
   const heads = servedHeads(line);
   const endpoint = await openHarnessEndpoint({ socket, agents: heads, signal });
-  log.info("Link Harness listening", { agents: heads.map((h) => h.id), pid: Deno.pid });
+  // Ready first: the process's first log line costs milliseconds the bridge need not wait for.
   announceReady({ socket, pid: Deno.pid });
+  log.info("Link Harness listening", { agents: heads.map((h) => h.id), pid: Deno.pid });
   const loaded: LoadedAgent[] = [];
   try {
     try {
