@@ -7,7 +7,8 @@
  * The agent runs on Link Harness (`--model-url <fake>/v1`) as real services (the detached
  * backend) in a temporary home, with `[run] idle_after` short so it falls asleep between wakes.
  *
- * Run: `deno run -A bench/wake_bench.ts [wakes]` (or `deno task bench wake`).
+ * Run: `deno run -A bench/wake_bench.ts [wakes] [--no-sandbox]` (or `deno task bench wake`); with
+ * `--no-sandbox` the agent's harness runs as the bridge's plain child, for comparison.
  * @module
  */
 import { join } from "node:path";
@@ -109,23 +110,27 @@ function summary(processes: ProcessInfo[]): { count: number; rssMiB: number } {
   return { count: processes.length, rssMiB: processes.reduce((sum, p) => sum + p.rssKb, 0) / 1024 };
 }
 
-async function setUp(home: TempHome, modelUrl: string): Promise<Status> {
+async function setUp(home: TempHome, modelUrl: string, sandbox: boolean): Promise<Status> {
   const created = await runJson<{ id: string; folders: { config: string } }>(
     ["agent", "create", "bench", "--harness", "link", "--model-url", modelUrl],
     home,
   );
   const spec = join(created.folders.config, "spec.toml");
   await Deno.writeTextFile(spec, (await Deno.readTextFile(spec)).replace('"5m"', `"${IDLE_AFTER}"`));
-  return await runJson<Status>(["agent", "start"], home);
+  return await runJson<Status>(["agent", "start", ...(sandbox ? [] : ["--no-sandbox"])], home);
 }
 
 /** Measures and prints the figures; returns them for callers that want them. */
-export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, number>> {
+export async function main(
+  wakes = 20,
+  awakeCount = 20,
+  options: { sandbox?: boolean } = {},
+): Promise<Record<string, number>> {
   const restore = setLogSink(() => {});
   await using home = await tempHome();
   await using model = await serveFakeModel();
   try {
-    const status = await setUp(home, model.url);
+    const status = await setUp(home, model.url, options.sandbox ?? true);
     const target = {
       port: status.ports.endpoint,
       id: status.id,
@@ -196,4 +201,7 @@ export async function main(wakes = 20, awakeCount = 20): Promise<Record<string, 
   }
 }
 
-if (import.meta.main) await main(Number(Deno.args[0] ?? 20));
+if (import.meta.main) {
+  const wakes = Deno.args.find((a) => /^\d+$/.test(a));
+  await main(Number(wakes ?? 20), 20, { sandbox: !Deno.args.includes("--no-sandbox") });
+}
