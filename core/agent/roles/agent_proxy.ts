@@ -20,7 +20,7 @@ export type ProxyUpstream = Partial<
   Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">
 >;
 
-/** The agent's proxy, running in the agent role's process, and how the sandbox reaches it. */
+/** The agent's proxy, running in the process that starts the sandbox (the bridge), and how the sandbox reaches it. */
 export interface AgentProxy extends AsyncDisposable {
   /** `~/.lnk/agents/.net/<id>/proxy.sock`, relayed to 127.0.0.1:3128 inside. */
   readonly socket: string;

@@ -5,7 +5,7 @@ import { storeSocketPath } from "../bridges/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 import type { Spec } from "../spec.ts";
 
-/** The agent's harness as the agent role runs it, in its sandbox or not. */
+/** The agent's harness as its bridge (or `lnk agent run`) runs it, in its sandbox or not. */
 export interface HarnessProcess extends AsyncDisposable {
   readonly pid: number;
   /** Settles when the harness (or its sandbox) has exited. */
@@ -45,7 +45,7 @@ export function harnessInputLine(
 }
 
 /**
- * Runs the harness as a plain child of the agent role, unsandboxed (`--no-sandbox`, GRT-6): it
+ * Runs the harness as a plain child of this process, unsandboxed (`--no-sandbox`, GRT-6): it
  * reads the agent's files itself and reaches the network as it is, with no proxy (proxied =
  * false, GRT-23). Its log lines go to the agent's log.
  */

@@ -1,6 +1,6 @@
 /**
- * `lnk agent run --agent <id>`: the agent's service. Its modules load only when it runs, so the
- * process a wake starts loads nothing of the bridge's or the CLI's.
+ * `lnk agent run --agent <id>`: the agent's harness as a service of its own (serviceStarter's). Its
+ * modules load only when it runs, so it loads nothing of the bridge's or the CLI's.
  */
 export async function runAgentRole(args: string[], signal: AbortSignal): Promise<number> {
   const { runAgentRole: run } = await import("./run_agent_role.ts");
