@@ -7,6 +7,8 @@ import { type AgentStarter, type LoggedError, serviceFailure } from "./door/mod.
 import type { HarnessProcess } from "./harness_process.ts";
 import { type HarnessRecord, removeHarnessRecord, writeHarnessRecord } from "./harness_record.ts";
 import { launchSignature } from "./launch_signature.ts";
+import { type LaunchWatch, watchLaunchFolders } from "./launch_watch.ts";
+import { layoutOf } from "../layout.ts";
 
 const log = logger("agent");
 
@@ -31,8 +33,9 @@ export interface InBridgeStarter extends AgentStarter {
  * Starts the agent inside its bridge (PRC-13): its proxy and relays in the bridge's process, its
  * sandbox with the harness as the bridge's child (bubblewrap --die-with-parent), so a wake starts
  * no Link process but the harness. What a start reads, checks and plans is kept from one start to
- * the next and made again only once the agent's settings, spec, sandbox file or grants changed.
- * Sleep stops the sandbox, the proxy and the relays, leaving only the bridge.
+ * the next and made again once the agent's settings, spec, sandbox file or grants change: at the
+ * change (a watch of their folders) while the agent sleeps, and in any case at the next wake,
+ * which checks. Sleep stops the sandbox, the proxy and the relays, leaving only the bridge.
  */
 export function inBridgeStarter(
   ctx: AgentContext,
@@ -54,6 +57,10 @@ class BridgeStarter implements InBridgeStarter {
   #record: Omit<HarnessRecord, "died"> | undefined;
   #died: HarnessRecord["died"];
   #recording: Promise<void> = Promise.resolve();
+  #folders: Promise<LaunchWatch> | undefined;
+  #refreshing: Promise<void> | undefined;
+  #again = false;
+  #closed = false;
 
   constructor(ctx: AgentContext, agent: AgentSettings, options: InBridgeStarterOptions) {
     this.#ctx = ctx;
@@ -113,20 +120,26 @@ class BridgeStarter implements InBridgeStarter {
     log.info("Agent stopped", { agent: this.#agent.id });
   }
 
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.stop();
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#closed = true;
+    await this.#refreshing;
+    await this.stop();
+    await (await this.#folders)?.[Symbol.asyncDispose]();
   }
 
-  /** The prepared start, made again first when what it was made from changed. */
+  /** The prepared start, made again first when what it was made from changed; one preparing at a time. */
   async #current(): Promise<Prepared> {
-    if (this.#preparing) await this.#preparing.catch(() => {});
-    const kept = this.#prepared;
-    if (kept && kept.signature === await launchSignature(this.#ctx, kept.launch.agent)) return kept;
-    this.#preparing = this.#prepare();
-    try {
-      return await this.#preparing;
-    } finally {
-      this.#preparing = undefined;
+    for (;;) {
+      if (this.#preparing) await this.#preparing.catch(() => {});
+      const kept = this.#prepared;
+      if (kept && kept.signature === await launchSignature(this.#ctx, kept.launch.agent)) return kept;
+      if (this.#preparing) continue; // another began meanwhile: its outcome is looked at again
+      this.#preparing = this.#prepare();
+      try {
+        return await this.#preparing;
+      } finally {
+        this.#preparing = undefined;
+      }
     }
   }
 
@@ -135,8 +148,41 @@ class BridgeStarter implements InBridgeStarter {
     const settings = this.#prepared ? await loadSettings(this.#ctx.paths, this.#agent.id) : this.#agent;
     const signature = await launchSignature(this.#ctx, settings);
     const launch = await prepareAgentLaunch(this.#ctx, settings, this.#options);
+    if (this.#prepared) log.info("The agent's start is prepared again", { agent: this.#agent.id });
     this.#prepared = { launch, signature };
+    if (!this.#closed) this.#folders ??= this.#watchFolders(settings);
     return this.#prepared;
+  }
+
+  /** Watches the folders of what a start is made from, preparing it again at each change. */
+  #watchFolders(agent: AgentSettings): Promise<LaunchWatch> {
+    const paths = this.#ctx.paths;
+    const folders = [
+      layoutOf(paths, agent).config,
+      paths.agentState(agent.id),
+      paths.agentsState,
+      paths.harnesses,
+      paths.lnk,
+    ];
+    return watchLaunchFolders(folders, () => this.#refresh());
+  }
+
+  /** Prepares the start again if what it was made from changed; changes meanwhile make one more. */
+  #refresh(): void {
+    if (this.#closed) return;
+    if (this.#refreshing) {
+      this.#again = true;
+      return;
+    }
+    this.#refreshing = (async () => {
+      do {
+        this.#again = false;
+        await this.#current().catch((err) => {
+          // Said at the next wake, which prepares it again; a file may be half edited now.
+          log.debug("Cannot prepare the agent's start again", { agent: this.#agent.id, error: err });
+        });
+      } while (this.#again && !this.#closed);
+    })().finally(() => (this.#refreshing = undefined));
   }
 
   /** A harness that exits unbidden is said dead; the next message finds its socket refusing and starts it again. */
