@@ -6,10 +6,15 @@ const log = logger("door");
 /** How long the door keeps reading a caller it answered 503, so the answer is not lost to a reset. */
 const DRAIN_MS = 5_000;
 
-/** Answers a caller the agent could not be woken for: HTTP 503 with the reason, then a lingering close. */
+/**
+ * Answers a caller the agent could not be woken for: HTTP 503 with the reason, then a lingering
+ * close. The answer waits for the caller's request head (or a hang-up, or the drain's deadline):
+ * an HTTP client that gets a response before it has sent its request takes it for garbage.
+ */
 export async function answerUnavailable(conn: Deno.Conn, err: unknown, clock: Clock): Promise<void> {
   const reason = isLinkError(err) ? err.message : "Cannot wake the agent: starting it failed";
   log.warn("Door cannot reach the agent", { err });
+  if (!(await awaitRequestHead(conn, clock))) return;
   const body = new TextEncoder().encode(`${reason}\n`);
   const head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n" +
     `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
@@ -17,6 +22,34 @@ export async function answerUnavailable(conn: Deno.Conn, err: unknown, clock: Cl
   await writeAll(conn, body);
   await conn.closeWrite().catch(() => {});
   await drain(conn, clock);
+}
+
+/** Reads until the end of a request head; false when the caller hung up or the deadline came first. */
+async function awaitRequestHead(conn: Deno.Conn, clock: Clock): Promise<boolean> {
+  const done = new AbortController();
+  let late = false;
+  const deadline = clock.sleep(DRAIN_MS, done.signal).then(() => {
+    late = true;
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  }, () => {});
+  const buf = new Uint8Array(16 * 1024);
+  let seen = "";
+  try {
+    while (!seen.includes("\r\n\r\n")) {
+      const n = await conn.read(buf).catch(() => null);
+      if (n === null) return false;
+      // Only the last bytes matter: where the head ends.
+      seen = (seen + new TextDecoder().decode(buf.subarray(0, n))).slice(-4096);
+    }
+    return !late;
+  } finally {
+    done.abort();
+    await deadline;
+  }
 }
 
 /** Reads what the caller still sends until it hangs up, for a while, so the 503 reaches it. */

@@ -162,6 +162,25 @@ Deno.test("serveDoor() answers 503 with the reason when the agent cannot be woke
   assert.equal(door.activity.busy, false);
 });
 
+Deno.test("serveDoor() answers 503 only once the request came, so an HTTP client reads it as the answer", async () => {
+  await using door = serveDoor({
+    port: 0,
+    target: () =>
+      Promise.reject(new LinkError("SERVICE_FAILED", 'Cannot wake agent "main": it has no key bound')),
+  });
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: door.port });
+  try {
+    // Nothing is answered before the request: the wake failed at the connection, the answer waits.
+    await write(client, GET.slice(0, 10));
+    await write(client, GET.slice(10));
+    assert.match(await readToEnd(client), /^HTTP\/1.1 503 Service Unavailable\r\n[^]*it has no key bound\n$/);
+  } finally {
+    client.close();
+  }
+  const res = await fetch(`http://127.0.0.1:${door.port}/_link/proof`);
+  assert.deepEqual([res.status, await res.text()], [503, 'Cannot wake agent "main": it has no key bound\n']);
+});
+
 Deno.test("serveDoor() answers fetch through the agent's socket, waking it per connection", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lnk-door-" });
   const path = join(dir, "endpoint.sock");
