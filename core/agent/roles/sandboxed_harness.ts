@@ -10,6 +10,7 @@ import {
   type SandboxAgent,
 } from "../../../sandbox/mod.ts";
 import { type LocalServer, resolveModel } from "../../harness/model/mod.ts";
+import { builtinTools, toolDefinitions } from "../../harness/tools/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { harnessPolicy, keyWired, modelKeysFor } from "../grants/mod.ts";
 import type { AgentSettings } from "../settings.ts";
@@ -114,6 +115,11 @@ export async function planSandboxedHarness(
       keepFromRun: policy.harnessWritesChats ? [folders.agent] : undefined,
       spec: options.spec,
       grants: policy.agentSpec,
+      // Link Harness's tools as the model is told of them, from the same grants: it loads them
+      // only at their first call, so its first model call waits on none (PRC-13).
+      tools: agent.harness === "link"
+        ? toolDefinitions(builtinTools({ grants: policy.agentSpec }))
+        : undefined,
     },
   };
 }

@@ -1,4 +1,5 @@
-import { type Access, accessOf, VIEW_COLLECTIONS } from "../tools/mod.ts";
+// The view's grants alone: the prompt is made at a harness's start, which loads no tool before its first call (PRC-13).
+import { type Access, accessOf, VIEW_COLLECTIONS } from "../tools/view_access.ts";
 import { byCodePoint } from "./list_skills.ts";
 
 const COLLECTION_NOTES: Record<string, string> = {

@@ -41,6 +41,19 @@ export const ServedAgentInput = z.strictObject({
   model: z.strictObject({ baseUrl: z.string(), model: z.string(), key: z.string().optional() }).optional(),
   /** The proxy's base-URL form for web_fetch, `http://127.0.0.1:<port>/_link/s/<secret>/`. */
   proxy: z.strictObject({ url: z.string() }).optional(),
+  /**
+   * The harness's own tools as the model is told of them (PRN-2), made outside from the same
+   * grants, so the harness loads its tools only when the model first calls one (PRC-13); made here
+   * when not given.
+   */
+  tools: z.array(z.strictObject({
+    type: z.literal("function"),
+    function: z.strictObject({
+      name: z.string().min(1),
+      description: z.string(),
+      parameters: z.record(z.string(), z.json()),
+    }),
+  })).optional(),
 });
 export type ServedAgentInput = z.infer<typeof ServedAgentInput>;
 

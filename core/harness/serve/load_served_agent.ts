@@ -14,12 +14,18 @@ import type { OpenStore } from "../store/mod.ts";
 // The default driver alone; the others, and the agent's files read here, load only when used (PRC-13).
 import { filesStore } from "../store/files_store.ts";
 import { buildSystemPrompt } from "../prompt/mod.ts";
-import { type AgentFolders, builtinTools, ConfinedRun } from "../tools/mod.ts";
+import type { AgentFolders } from "../tools/mod.ts";
 import { KeptAnswers } from "../turns/kept_answers.ts";
-import { DEFAULT_CONTEXT_TOKENS, type TurnAgent, type TurnModel } from "../turns/turn_agent.ts";
+import {
+  DEFAULT_CONTEXT_TOKENS,
+  type TurnAgent,
+  type TurnModel,
+  type TurnTools,
+} from "../turns/turn_agent.ts";
 import { turnSettingsOf } from "../turns/turn_settings.ts";
 import type { ServedAgentInput } from "./harness_input.ts";
-import { harnessTurnTools } from "./harness_tools.ts";
+import type { ToolBase } from "./harness_tools.ts";
+import { lazyTurnTools } from "./lazy_tools.ts";
 
 /** An agent ready to serve: what its turns use, its key, and its store and runner to close at the end. */
 export interface LoadedAgent {
@@ -65,16 +71,15 @@ export async function loadServedAgent(
     memory: join(folders.agent, "memory"),
     chats,
   };
-  const runner = input.keepFromRun && new ConfinedRun(input.keepFromRun);
-  const tools = harnessTurnTools(builtinTools({ grants: sandbox }), {
+  const base: ToolBase = {
     agentId: input.id,
     owner,
     folders: toolFolders,
     grants: sandbox,
     clock,
     proxy: input.proxy,
-    runCommand: runner?.run,
-  }, store);
+  };
+  const { tools, runner } = await ownTools(input, base, store);
   const agent: TurnAgent = {
     id: input.id,
     owner,
@@ -128,5 +133,43 @@ async function agentFiles(
     spec: spec ?? config.spec,
     sandbox: grants ?? config.sandbox,
     model: { baseUrl: resolved.baseUrl, model: resolved.model, key: resolved.key },
+  };
+}
+
+/** The harness's own tools, and run's runner to close at the end. */
+interface OwnTools {
+  tools: TurnTools;
+  runner?: AsyncDisposable;
+}
+
+/**
+ * The harness's own tools over the agent's grants. When their definitions were handed over, the
+ * tools (and run's runner, which keeps Agent/ from run's commands: keepFromRun) load at the model's
+ * first call of one, so the first model call waits on none of them (PRC-13).
+ */
+async function ownTools(input: ServedAgentInput, base: ToolBase, store: OpenStore): Promise<OwnTools> {
+  const make = async (): Promise<OwnTools> => {
+    const [{ builtinTools, ConfinedRun }, { harnessTurnTools }] = await Promise.all([
+      import("../tools/mod.ts"),
+      import("./harness_tools.ts"),
+    ]);
+    const runner = input.keepFromRun && new ConfinedRun(input.keepFromRun);
+    const tools = builtinTools({ grants: base.grants });
+    return { tools: harnessTurnTools(tools, { ...base, runCommand: runner?.run }, store), runner };
+  };
+  if (!input.tools) return await make();
+  let made: Promise<OwnTools> | undefined;
+  const load = () => {
+    made ??= make();
+    made.catch(() => (made = undefined));
+    return made;
+  };
+  return {
+    tools: lazyTurnTools(input.tools, async () => (await load()).tools, store),
+    runner: {
+      async [Symbol.asyncDispose]() {
+        await (await made?.catch(() => undefined))?.runner?.[Symbol.asyncDispose]();
+      },
+    },
   };
 }
