@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { announceReady, decodeKey, logger } from "../base/mod.ts";
+import { announceReady, decodeKey, logger, readStdinLine } from "../base/mod.ts";
 import { EndpointGuard, PROOF_PATH } from "../../connections/mod.ts";
 
 const log = logger("mini");
@@ -97,15 +97,4 @@ export async function runMiniHarnessRole(args: string[], signal: AbortSignal): P
   announceReady({ socket });
   await server.finished;
   return 0;
-}
-
-/** Reads the first line of stdin (how a role is handed its secrets). */
-export async function readStdinLine(): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for await (const chunk of Deno.stdin.readable) {
-    text += decoder.decode(chunk, { stream: true });
-    if (text.includes("\n")) break;
-  }
-  return text.split("\n")[0] ?? "";
 }

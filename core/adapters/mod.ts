@@ -5,4 +5,4 @@
 /** The harnesses Link knows by name, and the default. */
 export { DEFAULT_HARNESS, KNOWN, type KnownHarness } from "./known.ts";
 /** The mini harness, the contract's reference, and how a harness is handed its agents. */
-export { HarnessInput, miniHarnessHandler, readStdinLine, runMiniHarnessRole } from "./mini_harness.ts";
+export { HarnessInput, miniHarnessHandler, runMiniHarnessRole } from "./mini_harness.ts";

@@ -15,6 +15,8 @@ export { type Clock, SYSTEM_CLOCK } from "./clock.ts";
 export { isDuration, parseDuration } from "./duration.ts";
 /** Writes that are never seen half done, and tolerant reads. */
 export { atomicWrite, readTextIfExists, readTextOrEmpty } from "./atomic_write.ts";
+/** The first line of stdin, where a role is handed its secrets. */
+export { readStdinLine } from "./stdin_line.ts";
 /** An exclusive lock on a file, held until disposed. */
 export { lockFile } from "./lock_file.ts";
 /** TOML reading with file, line and key in every error. */

@@ -1,9 +1,8 @@
 import { parseArgs } from "node:util";
-import { announceReady, homeFrom, LinkError, LinkPaths, logger } from "../../base/mod.ts";
+import { announceReady, homeFrom, LinkError, LinkPaths, logger, readStdinLine } from "../../base/mod.ts";
 import { openHarnessEndpoint } from "./harness_endpoint.ts";
 import type { LoadedAgent } from "./load_served_agent.ts";
 import { invalidInput, servedHeads } from "./served_heads.ts";
-import { readStdinLine } from "./stdin_line.ts";
 
 const log = logger("harness");
 

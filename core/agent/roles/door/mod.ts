@@ -17,4 +17,4 @@ export { askHarnessBusy, HarnessBusy } from "./harness_busy.ts";
 /** Whether the harness's endpoint socket answers, and waiting until it does. */
 export { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
 /** A failed start, said with the role's own reason from its log. */
-export { firstServiceError, type LoggedError, serviceFailure } from "./service_failure.ts";
+export { firstLoggedError, firstServiceError, type LoggedError, serviceFailure } from "./service_failure.ts";

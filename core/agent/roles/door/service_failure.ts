@@ -7,6 +7,7 @@ const LogEntry = z.looseObject({
   level: z.string(),
   msg: z.string(),
   hint: z.string().optional(),
+  agent: z.string().optional(),
 });
 
 /**
@@ -18,7 +19,14 @@ export async function firstServiceError(
   names: ServiceNames,
   sinceMs: number,
 ): Promise<LoggedError | undefined> {
-  const text = await backend.logs(names, 100).catch(() => "");
+  return firstLoggedError(await backend.logs(names, 100).catch(() => ""), sinceMs);
+}
+
+/**
+ * The first error line of a log at or after `sinceMs`; with `agentId`, leaving out lines that name
+ * another agent (a log every agent writes, such as the shared bridge's).
+ */
+export function firstLoggedError(text: string, sinceMs: number, agentId?: string): LoggedError | undefined {
   for (const line of text.split("\n")) {
     let parsed: unknown;
     try {
@@ -28,6 +36,7 @@ export async function firstServiceError(
     }
     const entry = LogEntry.safeParse(parsed);
     if (!entry.success || entry.data.level !== "error" || Date.parse(entry.data.time) < sinceMs) continue;
+    if (agentId !== undefined && entry.data.agent !== undefined && entry.data.agent !== agentId) continue;
     return { message: entry.data.msg, hint: entry.data.hint };
   }
   return undefined;

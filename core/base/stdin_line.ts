@@ -1,8 +1,4 @@
-/**
- * Reads the first line of stdin, how `lnk harness serve` is handed its agents and keys (never in
- * argv). The harness's own, not the mini harness's: that module builds zod schemas as it loads,
- * which would put zod's first, slowest schemas before the ready line (PRC-13).
- */
+/** Reads the first line of stdin: how a role is handed its agents and keys, never in argv. */
 export async function readStdinLine(): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
