@@ -51,7 +51,17 @@ export {
   type UserNamespaces,
 } from "./user_namespaces.ts";
 /** `lnk sandbox run`: one program under a spec, with its own proxy and relays. */
-export { INSIDE_PROXY_PORT, sandboxRun, type SandboxRunOptions } from "./sandbox_run.ts";
+export { sandboxRun, type SandboxRunOptions } from "./sandbox_run.ts";
+/** A sandbox's way out: its proxy (reached inside at 127.0.0.1:3128) and ports relayed in. */
+export {
+  INSIDE_PROXY_PORT,
+  type ProxyUpstream,
+  type SandboxProxy,
+  type SandboxProxyOptions,
+  startSandboxProxy,
+  wantsProxy,
+} from "./sandbox_proxy.ts";
+export { portRelayRules, relayPortsIn } from "./port_relays.ts";
 /** Marks inherited descriptors close-on-exec so no sandbox gets them. */
 export { closeInheritedFds } from "./inherited_fds.ts";
 /** Starts programs that cannot write some folders this process writes (Landlock), such as run's commands. */

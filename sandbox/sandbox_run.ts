@@ -1,20 +1,12 @@
-import { join } from "node:path";
 import { LinkError, type LinkPaths, readTextIfExists } from "../core/base/mod.ts";
-import {
-  newProxySecret,
-  proxyEnv,
-  proxyPolicyFrom,
-  proxyUrl,
-  serveProxy,
-  type ServeProxyOptions,
-} from "../proxy/mod.ts";
-import { DEFAULT_SANDBOX_TOML, parseSandboxSpec, type SandboxSpec } from "./sandbox_spec.ts";
+import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "./sandbox_spec.ts";
 import { applyGrants, type GrantFlags } from "./apply_grants.ts";
 import { planSandbox } from "./plan_sandbox.ts";
 import { resolveSandboxInput } from "./resolve_sandbox.ts";
 import { runSandboxed } from "./run_sandboxed.ts";
 import type { RelayRule } from "./relay_rule.ts";
-import { serveRelay } from "./relay.ts";
+import { portRelayRules, relayPortsIn } from "./port_relays.ts";
+import { INSIDE_PROXY_PORT, type ProxyUpstream, startSandboxProxy, wantsProxy } from "./sandbox_proxy.ts";
 import {
   checkUserNamespaces,
   offerBwrapProfile,
@@ -23,9 +15,6 @@ import {
 } from "./user_namespaces.ts";
 
 type Stdio = "inherit" | "piped" | "null";
-
-/** Where the proxy answers inside a sandbox, on its own loopback. */
-export const INSIDE_PROXY_PORT = 3128;
 
 /** What `lnk sandbox run` needs. */
 export interface SandboxRunOptions {
@@ -47,9 +36,7 @@ export interface SandboxRunOptions {
   readonly launcher?: readonly string[];
   readonly notes?: (text: string) => void;
   /** How the proxy reaches upstream: tests point it at loopback fakes. */
-  readonly proxy?: Partial<
-    Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">
-  >;
+  readonly proxy?: ProxyUpstream;
 }
 
 /**
@@ -71,26 +58,17 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<number> {
   stack.defer(() => Deno.remove(netDir, { recursive: true }).catch(() => {}));
   const relays: RelayRule[] = [];
   let env: Record<string, string> = { ...options.env };
-  if (spec.network.mode === "proxy" && wantsProxy(spec)) {
-    const secret = newProxySecret();
-    const socket = join(netDir, "proxy.sock");
-    const proxy = await serveProxy({
-      ...options.proxy,
-      path: socket,
-      policy: proxyPolicyFrom(spec),
-      secret,
-      hostPort: INSIDE_PROXY_PORT,
-      signal: options.signal,
-    });
-    stack.use(proxy);
-    relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket });
-    env = { ...env, ...proxyEnv(proxyUrl(INSIDE_PROXY_PORT, secret)) };
+  if (wantsProxy(spec)) {
+    const proxy = stack.use(
+      await startSandboxProxy(netDir, spec, { signal: options.signal, upstream: options.proxy }),
+    );
+    relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: proxy.socket });
+    env = { ...env, ...proxy.env };
   }
-  for (const port of spec.localhost.ports) {
-    const socket = join(netDir, `port-${port}.sock`);
-    stack.use(await serveRelay({ kind: "unix-to-tcp", socket, port }, { signal: options.signal }));
-    relays.push({ kind: "tcp-to-unix", port, socket });
-  }
+  // With the network as it is (host mode) the ports are there already, unrelayed.
+  const ports = spec.network.mode === "proxy" ? spec.localhost.ports : [];
+  stack.use(await relayPortsIn(netDir, ports, { signal: options.signal }));
+  relays.push(...portRelayRules(netDir, ports));
   const input = await resolveSandboxInput({
     spec,
     source,
@@ -112,10 +90,6 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<number> {
   });
   stack.use(sandbox);
   return (await sandbox.status).code;
-}
-
-function wantsProxy(spec: SandboxSpec): boolean {
-  return spec.internet.hosts.length + spec.internet.tcp.length + spec.lan.hosts.length > 0;
 }
 
 async function readSpec(options: SandboxRunOptions) {

@@ -1,25 +1,19 @@
-import { join } from "node:path";
 import { LinkError } from "../../base/mod.ts";
-import {
-  newProxySecret,
-  proxyEnv,
-  proxyPolicyFrom,
-  proxyUrl,
-  serveProxy,
-  type ServeProxyOptions,
-} from "../../../proxy/mod.ts";
 import {
   checkUserNamespaces,
   INSIDE_PROXY_PORT,
   planSandbox,
+  portRelayRules,
+  type ProxyUpstream,
+  relayPortsIn,
   type RelayRule,
   requireUserNamespaces,
   resolveSandboxInput,
   runSandboxed,
   type SandboxPlan,
   type SandboxProcess,
-  type SandboxSpec,
-  serveRelay,
+  startSandboxProxy,
+  wantsProxy,
 } from "../../../sandbox/mod.ts";
 import type { LocalServer } from "../../harness/model/mod.ts";
 import type { AgentContext } from "../context.ts";
@@ -41,9 +35,7 @@ export interface HarnessSandboxOptions {
   /** The relay role's command line inside; `lnk sandbox relay` unless told. */
   readonly launcher?: readonly string[];
   /** How the proxy reaches upstream: tests point it at loopback fakes. */
-  readonly proxy?: Partial<
-    Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">
-  >;
+  readonly proxy?: ProxyUpstream;
   /**
    * Whose view of the agent's folders: the harness's (unless told), or its tools' and run's
    * commands', where chats/ is never writable even for Link Harness (LAY-7).
@@ -95,28 +87,20 @@ export async function startHarnessSandbox(
   stack.defer(() => Deno.remove(netDir, { recursive: true }).catch(() => {}));
   const relays: RelayRule[] = [];
   let env: Record<string, string> = { ...options.env, ...wiring.env };
-  if (policy.spec.network.mode === "proxy" && wantsProxy(policy.spec)) {
-    const secret = newProxySecret();
-    const socket = join(netDir, "proxy.sock");
-    stack.use(
-      await serveProxy({
-        ...options.proxy,
-        path: socket,
-        policy: proxyPolicyFrom(policy.spec),
+  if (wantsProxy(policy.spec)) {
+    const proxy = stack.use(
+      await startSandboxProxy(netDir, policy.spec, {
         keys: wiring.keys,
-        secret,
-        hostPort: INSIDE_PROXY_PORT,
         signal: options.signal,
+        upstream: options.proxy,
       }),
     );
-    relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket });
-    env = { ...env, ...proxyEnv(proxyUrl(INSIDE_PROXY_PORT, secret)) };
+    relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: proxy.socket });
+    env = { ...env, ...proxy.env };
   }
-  for (const port of policy.spec.network.mode === "proxy" ? policy.spec.localhost.ports : []) {
-    const socket = join(netDir, `port-${port}.sock`);
-    stack.use(await serveRelay({ kind: "unix-to-tcp", socket, port }, { signal: options.signal }));
-    relays.push({ kind: "tcp-to-unix", port, socket });
-  }
+  const ports = policy.spec.network.mode === "proxy" ? policy.spec.localhost.ports : [];
+  stack.use(await relayPortsIn(netDir, ports, { signal: options.signal }));
+  relays.push(...portRelayRules(netDir, ports));
   const plan = planSandbox(
     await resolveSandboxInput({
       spec: policy.spec,
@@ -153,9 +137,4 @@ export async function startHarnessSandbox(
     status: process.status,
     [Symbol.asyncDispose]: () => owned.disposeAsync(),
   };
-}
-
-/** A proxy only when something may go out through it: hosts, endpoints or LAN hosts. */
-function wantsProxy(spec: SandboxSpec): boolean {
-  return spec.internet.hosts.length + spec.internet.tcp.length + spec.lan.hosts.length > 0;
 }

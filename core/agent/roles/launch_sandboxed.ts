@@ -1,12 +1,17 @@
-import { join } from "node:path";
 import type { AgentKey, LinkPaths } from "../../base/mod.ts";
-import { runSandboxed, type SandboxPlan, type SandboxSpec, serveRelay } from "../../../sandbox/mod.ts";
+import {
+  type ProxyUpstream,
+  relayPortsIn,
+  runSandboxed,
+  type SandboxPlan,
+  type SandboxSpec,
+  startSandboxProxy,
+} from "../../../sandbox/mod.ts";
 import type { ProxyKey } from "../../../proxy/mod.ts";
 import type { ServedAgentInput } from "../../harness/mod.ts";
 import type { ResolvedModel } from "../../harness/model/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 import type { Spec } from "../spec.ts";
-import { type ProxyUpstream, startAgentProxy } from "./agent_proxy.ts";
 import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
 import { modelRoute } from "./model_route.ts";
 import { readSandboxReady } from "./sandbox_ready.ts";
@@ -57,16 +62,13 @@ export async function launchSandboxedHarness(
   const { signal } = options;
   await Deno.mkdir(planned.netDir, { recursive: true, mode: 0o700 });
   const proxy = planned.proxy && stack.use(
-    await startAgentProxy(planned.netDir, planned.proxy.spec, {
+    await startSandboxProxy(planned.netDir, planned.proxy.spec, {
       keys: planned.proxy.keys,
       signal,
       upstream: options.upstream,
     }),
   );
-  for (const port of planned.ports) {
-    const socket = join(planned.netDir, `port-${port}.sock`);
-    stack.use(await serveRelay({ kind: "unix-to-tcp", socket, port }, { signal }));
-  }
+  stack.use(await relayPortsIn(planned.netDir, planned.ports, { signal }));
   const plan = proxy
     ? { ...planned.sandbox, env: { ...planned.sandbox.env, ...proxy.env } }
     : planned.sandbox;

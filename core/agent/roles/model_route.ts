@@ -1,6 +1,6 @@
 import { findProvider, isLoopbackUrl, type ResolvedModel } from "../../harness/model/mod.ts";
 import { MODEL_KEY_PLACEHOLDER } from "../grants/mod.ts";
-import type { AgentProxy } from "./agent_proxy.ts";
+import type { SandboxProxy } from "../../../sandbox/mod.ts";
 
 /** The model as the harness calls it from where it runs, and the port to relay in for it. */
 export interface ModelRoute {
@@ -18,7 +18,7 @@ export interface ModelRoute {
  */
 export function modelRoute(
   model: ResolvedModel,
-  options: { proxy?: AgentProxy; wired: boolean },
+  options: { proxy?: SandboxProxy; wired: boolean },
 ): ModelRoute {
   const key = model.key?.reveal();
   if (!options.proxy) return { model: { baseUrl: model.baseUrl, model: model.model, key } };

@@ -4,6 +4,8 @@ import {
   checkUserNamespaces,
   INSIDE_PROXY_PORT,
   planSandbox,
+  portRelayRules,
+  type ProxyUpstream,
   type RelayRule,
   requireUserNamespaces,
   resolveSandboxInput,
@@ -15,7 +17,6 @@ import type { AgentContext } from "../context.ts";
 import { harnessPolicy, keyWired, modelKeysFor } from "../grants/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 import type { Spec } from "../spec.ts";
-import type { ProxyUpstream } from "./agent_proxy.ts";
 import { type HarnessProcess, harnessRole } from "./harness_process.ts";
 import { launchSandboxedHarness, type SandboxedHarnessPlan } from "./launch_sandboxed.ts";
 import { loopbackPort } from "./model_route.ts";
@@ -76,9 +77,7 @@ export async function planSandboxedHarness(
   const ports = proxied
     ? [...new Set([...policy.spec.localhost.ports, ...(modelPort ? [modelPort] : [])])]
     : [];
-  for (const port of ports) {
-    relays.push({ kind: "tcp-to-unix", port, socket: join(netDir, `port-${port}.sock`) });
-  }
+  relays.push(...portRelayRules(netDir, ports));
   // The socket folder as the sandbox shows it: its real path, bound at the same place inside.
   const insideNet = await Deno.realPath(netDir);
   const input = await resolveSandboxInput({

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Secret } from "../../../../core/base/mod.ts";
 import { parseSandboxSpec } from "../../../../sandbox/mod.ts";
 import type { ResolvedModel } from "../../../../core/harness/model/mod.ts";
-import { startAgentProxy } from "../../../../core/agent/roles/agent_proxy.ts";
+import { startSandboxProxy } from "../../../../sandbox/mod.ts";
 import { modelRoute } from "../../../../core/agent/roles/model_route.ts";
 
 const OPENAI: ResolvedModel = {
@@ -15,10 +15,10 @@ const OPENAI: ResolvedModel = {
   chosenBy: "model",
 };
 
-async function withProxy(fn: (proxy: Awaited<ReturnType<typeof startAgentProxy>>) => Promise<void>) {
+async function withProxy(fn: (proxy: Awaited<ReturnType<typeof startSandboxProxy>>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "lnk-route-" });
   try {
-    await using proxy = await startAgentProxy(dir, parseSandboxSpec("", "sandbox.toml"), { keys: [] });
+    await using proxy = await startSandboxProxy(dir, parseSandboxSpec("", "sandbox.toml"), { keys: [] });
     await fn(proxy);
   } finally {
     await Deno.remove(dir, { recursive: true });

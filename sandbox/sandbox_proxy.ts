@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { logger } from "../../base/mod.ts";
+import { logger } from "../core/base/mod.ts";
 import {
   newProxySecret,
   proxyBaseUrl,
@@ -10,19 +10,22 @@ import {
   proxyUrl,
   serveProxy,
   type ServeProxyOptions,
-} from "../../../proxy/mod.ts";
-import { INSIDE_PROXY_PORT, type SandboxSpec } from "../../../sandbox/mod.ts";
+} from "../proxy/mod.ts";
+import type { SandboxSpec } from "./sandbox_spec.ts";
 
-const log = logger("agent");
+const log = logger("sandbox");
 
-/** How the agent's proxy reaches upstream: the internet, unless a test points it at loopback fakes. */
+/** Where the proxy answers inside a sandbox, on its own loopback. */
+export const INSIDE_PROXY_PORT = 3128;
+
+/** How a sandbox's proxy reaches upstream: the internet, unless a test points it at loopback fakes. */
 export type ProxyUpstream = Partial<
   Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">
 >;
 
-/** The agent's proxy, running in the process that starts the sandbox (the bridge), and how the sandbox reaches it. */
-export interface AgentProxy extends AsyncDisposable {
-  /** `~/.lnk/agents/.net/<id>/proxy.sock`, relayed to 127.0.0.1:3128 inside. */
+/** A sandbox's proxy, running outside it, and how a program inside reaches it. */
+export interface SandboxProxy extends AsyncDisposable {
+  /** `<netDir>/proxy.sock`, relayed to 127.0.0.1:3128 inside. */
   readonly socket: string;
   readonly server: ProxyServer;
   /** The base-URL form's root inside, `http://127.0.0.1:3128/_link/s/<secret>/` (web_fetch). */
@@ -33,37 +36,43 @@ export interface AgentProxy extends AsyncDisposable {
   baseUrlFor(target: string): string;
 }
 
-/** What the agent's proxy is started with besides its grants. */
-export interface AgentProxyOptions {
-  /** The hosted model's key it adds (SBX-16): `modelKeysFor`'s, empty unless wired. */
-  readonly keys: readonly ProxyKey[];
+/** What a sandbox's proxy is started with besides its grants. */
+export interface SandboxProxyOptions {
+  /** A hosted model's key it adds in place of the placeholder (SBX-16); none unless wired. */
+  readonly keys?: readonly ProxyKey[];
   readonly signal?: AbortSignal;
   readonly upstream?: ProxyUpstream;
 }
 
+/** Whether anything may go out through a proxy: hosts, raw TCP endpoints or LAN hosts, in proxy mode. */
+export function wantsProxy(spec: SandboxSpec): boolean {
+  if (spec.network.mode !== "proxy") return false;
+  return spec.internet.hosts.length + spec.internet.tcp.length + spec.lan.hosts.length > 0;
+}
+
 /**
- * Starts the agent's proxy (SBX-7..19) on `<netDir>/proxy.sock` with a new secret for this start
- * (SBX-19), the hosts, endpoints and LAN hosts of the agent's grants (SBX-11, SBX-12) and the
- * model key it adds in place of the placeholder (SBX-16). The sandbox reaches it at
- * 127.0.0.1:3128 through a relay.
+ * Starts a sandbox's proxy (SBX-7..19) on `<netDir>/proxy.sock` with a new secret for this start
+ * (SBX-19), the hosts, endpoints and LAN hosts of the spec (SBX-11, SBX-12) and the model key it
+ * adds (SBX-16). The sandbox reaches it at 127.0.0.1:3128 through a relay.
  */
-export async function startAgentProxy(
+export async function startSandboxProxy(
   netDir: string,
   spec: SandboxSpec,
-  options: AgentProxyOptions,
-): Promise<AgentProxy> {
+  options: SandboxProxyOptions = {},
+): Promise<SandboxProxy> {
   const secret = newProxySecret();
   const socket = join(netDir, "proxy.sock");
+  const keys = options.keys ?? [];
   const server = await serveProxy({
     ...options.upstream,
     path: socket,
     policy: proxyPolicyFrom(spec),
-    keys: options.keys,
+    keys,
     secret,
     hostPort: INSIDE_PROXY_PORT,
     signal: options.signal,
   });
-  log.info("Proxy started for the agent", { socket, keys: options.keys.map((k) => k.host) });
+  log.info("Proxy started for a sandbox", { socket, keys: keys.map((k) => k.host) });
   const base = proxyBaseUrl(INSIDE_PROXY_PORT, secret, "http://root.invalid/");
   return {
     socket,
@@ -73,7 +82,7 @@ export async function startAgentProxy(
       ...proxyEnv(proxyUrl(INSIDE_PROXY_PORT, secret)),
       // Inside the sandbox's own network its loopback is its own (its relays and ports, GRT-23),
       // so nothing goes out around the proxy there; through the proxy, the base-URL form and a
-      // relayed local model would be refused, as the proxy never reaches a loopback.
+      // relayed port would be refused, as the proxy never reaches a loopback.
       NO_PROXY: "127.0.0.1,localhost",
       no_proxy: "127.0.0.1,localhost",
     },
