@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirnamePath as dirname, joinPath as join } from "./file_path.ts";
 
 /**
  * Writes a file so a reader sees the old bytes or the new ones, never half: a temp file beside it,

@@ -21,8 +21,20 @@ function threshold(): number {
   return RANK[(level ?? "info") as LogLevel] ?? RANK.info;
 }
 
-// deno-lint-ignore no-console
-let sink: (line: string) => void = (line) => console.error(line);
+const ENCODER = new TextEncoder();
+
+// Straight to fd 2, not console.error: a woken process's first log line then costs no console
+// set-up (PRC-13). A closed stderr loses the line rather than failing the caller.
+function writeStderr(line: string): void {
+  const bytes = ENCODER.encode(`${line}\n`);
+  try {
+    for (let done = 0; done < bytes.length;) done += Deno.stderr.writeSync(bytes.subarray(done));
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+let sink: (line: string) => void = writeStderr;
 
 /** Sends log lines elsewhere (tests capture them); returns a function restoring stderr. */
 export function setLogSink(next: (line: string) => void): () => void {

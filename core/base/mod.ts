@@ -21,6 +21,10 @@ export { readStdinLine } from "./stdin_line.ts";
 export { lockFile } from "./lock_file.ts";
 /** TOML reading with file, line and key in every error. */
 export { lineOfKey, loadToml, parseToml, stringifyToml, validateToml } from "./toml.ts";
+/** A schema built at its first use, so loading its module costs nothing. */
+export { lazySchema } from "./lazy_schema.ts";
+/** Path joining as node:path does it, without loading Node's compatibility layer. */
+export { dirnamePath, fileUrlPath, joinPath } from "./file_path.ts";
 /** Every path Link uses, rooted at a home folder. */
 export { homeFrom, LinkPaths } from "./paths.ts";
 /** HMAC proofs with the agent's key, under a label per use. */

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { joinPath as join } from "./file_path.ts";
 import { LinkError } from "./errors.ts";
 
 /** Every path Link uses, rooted at one home folder (`$HOME`; tests pass a temporary one). */

@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { fileUrlPath } from "./file_path.ts";
 import { LinkError } from "./errors.ts";
 import { logger } from "./log.ts";
 
@@ -7,8 +7,8 @@ const log = logger("role");
 /** The line a role prints on stdout once it listens; its parent waits for this, never for time. */
 export const READY_PREFIX = "LINK-READY ";
 
-const MAIN_PATH = fileURLToPath(new URL("../../main.ts", import.meta.url));
-const CONFIG_PATH = fileURLToPath(new URL("../../deno.json", import.meta.url));
+const MAIN_PATH = fileUrlPath(new URL("../../main.ts", import.meta.url));
+const CONFIG_PATH = fileUrlPath(new URL("../../deno.json", import.meta.url));
 
 /**
  * The full command line that runs one of Link's roles: the binary itself when compiled, else

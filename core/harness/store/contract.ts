@@ -1,54 +1,61 @@
 import { z } from "zod";
+import { lazySchema } from "../../base/mod.ts";
 
 /**
  * One event of a conversation, numbered from 1 and written once (TRN-8). The harness writes
  * them; nothing else does (LAY-7).
  */
-export const ConversationEvent = z.discriminatedUnion("type", [
-  /** A message that starts or steers a turn: from the owner, or from someone else (SCH-1). */
-  z.strictObject({
-    type: z.literal("message"),
-    text: z.string(),
-    from: z.string().optional(),
-    /** The request that brought it, so its answer finds its way (TRN-9, TRN-10). */
-    request: z.string(),
-    at: z.number(),
-  }),
-  /** A turn began: which messages it answers. */
-  z.strictObject({ type: z.literal("turn"), turn: z.string(), answers: z.array(z.number()), at: z.number() }),
-  /** The model asked for tools; each call is answered by one tool_result, or recovery (TRN-4). */
-  z.strictObject({
-    type: z.literal("assistant"),
-    turn: z.string(),
-    text: z.string(),
-    tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })).default(
-      [],
-    ),
-    usage: z.strictObject({ input: z.number(), output: z.number() }).optional(),
-    at: z.number(),
-  }),
-  z.strictObject({
-    type: z.literal("tool_result"),
-    turn: z.string(),
-    call: z.string(),
-    content: z.string(),
-    /** true when recovery answered a call that never finished: "not made" (TRN-4). */
-    not_made: z.boolean().default(false),
-    at: z.number(),
-  }),
-  /** The turn's answer is complete: every message it took in is answered. */
-  z.strictObject({
-    type: z.literal("answer"),
-    turn: z.string(),
-    text: z.string(),
-    answers: z.array(z.number()),
-    at: z.number(),
-  }),
-  /** A model or tool error that ended the turn, said to the chat. */
-  z.strictObject({ type: z.literal("error"), turn: z.string(), message: z.string(), at: z.number() }),
-  /** Compaction: events up to `through` are summarised for the model; none is deleted. */
-  z.strictObject({ type: z.literal("summary"), through: z.number(), text: z.string(), at: z.number() }),
-]);
+export const ConversationEvent = lazySchema(() =>
+  z.discriminatedUnion("type", [
+    /** A message that starts or steers a turn: from the owner, or from someone else (SCH-1). */
+    z.strictObject({
+      type: z.literal("message"),
+      text: z.string(),
+      from: z.string().optional(),
+      /** The request that brought it, so its answer finds its way (TRN-9, TRN-10). */
+      request: z.string(),
+      at: z.number(),
+    }),
+    /** A turn began: which messages it answers. */
+    z.strictObject({
+      type: z.literal("turn"),
+      turn: z.string(),
+      answers: z.array(z.number()),
+      at: z.number(),
+    }),
+    /** The model asked for tools; each call is answered by one tool_result, or recovery (TRN-4). */
+    z.strictObject({
+      type: z.literal("assistant"),
+      turn: z.string(),
+      text: z.string(),
+      tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() }))
+        .default([]),
+      usage: z.strictObject({ input: z.number(), output: z.number() }).optional(),
+      at: z.number(),
+    }),
+    z.strictObject({
+      type: z.literal("tool_result"),
+      turn: z.string(),
+      call: z.string(),
+      content: z.string(),
+      /** true when recovery answered a call that never finished: "not made" (TRN-4). */
+      not_made: z.boolean().default(false),
+      at: z.number(),
+    }),
+    /** The turn's answer is complete: every message it took in is answered. */
+    z.strictObject({
+      type: z.literal("answer"),
+      turn: z.string(),
+      text: z.string(),
+      answers: z.array(z.number()),
+      at: z.number(),
+    }),
+    /** A model or tool error that ended the turn, said to the chat. */
+    z.strictObject({ type: z.literal("error"), turn: z.string(), message: z.string(), at: z.number() }),
+    /** Compaction: events up to `through` are summarised for the model; none is deleted. */
+    z.strictObject({ type: z.literal("summary"), through: z.number(), text: z.string(), at: z.number() }),
+  ])
+);
 export type ConversationEvent = z.infer<typeof ConversationEvent>;
 
 /** A numbered event as read back. */
@@ -58,11 +65,15 @@ export interface StoredEvent {
 }
 
 /** Who holds a conversation's turn (U-13): this boot, this process, this start. */
-export const LeaseHolder = z.strictObject({ boot: z.string(), pid: z.number(), start: z.string() });
+export const LeaseHolder = lazySchema(() =>
+  z.strictObject({ boot: z.string(), pid: z.number(), start: z.string() })
+);
 export type LeaseHolder = z.infer<typeof LeaseHolder>;
 
 /** A conversation's `turn.json` (TRN-1). It never says how long it lasts: the reader's settings do (TRN-3). */
-export const Lease = z.looseObject({ holder: LeaseHolder, turn: z.string(), renewed_at_ms: z.number() });
+export const Lease = lazySchema(() =>
+  z.looseObject({ holder: LeaseHolder, turn: z.string(), renewed_at_ms: z.number() })
+);
 export type Lease = z.infer<typeof Lease>;
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazySchema } from "../../base/mod.ts";
 import { ConversationEvent, Lease } from "./contract.ts";
 
 /**
@@ -19,22 +20,24 @@ import { ConversationEvent, Lease } from "./contract.ts";
  * any call that fails                                              -> {"error":{"code":"..","message":"..","hint":".."}}
  * ```
  */
-const conversation = z.string().min(1);
-const number = z.number().int().min(1);
-const ms = z.number().finite();
+const conversation = lazySchema(() => z.string().min(1));
+const number = lazySchema(() => z.number().int().min(1));
+const ms = lazySchema(() => z.number().finite());
 
 /** One call to a store driver. */
-export const DriverRequest = z.discriminatedUnion("op", [
-  z.strictObject({ op: z.literal("append"), conversation, n: number, event: ConversationEvent }),
-  z.strictObject({ op: z.literal("read"), conversation, from: number.optional() }),
-  z.strictObject({ op: z.literal("lease.read"), conversation }),
-  z.strictObject({ op: z.literal("lease.take"), conversation, lease: Lease, lapse_ms: ms, now_ms: ms }),
-  z.strictObject({ op: z.literal("lease.renew"), conversation, lease: Lease, now_ms: ms }),
-  z.strictObject({ op: z.literal("lease.release"), conversation, lease: Lease }),
-  z.strictObject({ op: z.literal("tools.read"), conversation }),
-  z.strictObject({ op: z.literal("tools.write"), conversation, tools: z.array(z.string()) }),
-  z.strictObject({ op: z.literal("list") }),
-]);
+export const DriverRequest = lazySchema(() =>
+  z.discriminatedUnion("op", [
+    z.strictObject({ op: z.literal("append"), conversation, n: number, event: ConversationEvent }),
+    z.strictObject({ op: z.literal("read"), conversation, from: number.optional() }),
+    z.strictObject({ op: z.literal("lease.read"), conversation }),
+    z.strictObject({ op: z.literal("lease.take"), conversation, lease: Lease, lapse_ms: ms, now_ms: ms }),
+    z.strictObject({ op: z.literal("lease.renew"), conversation, lease: Lease, now_ms: ms }),
+    z.strictObject({ op: z.literal("lease.release"), conversation, lease: Lease }),
+    z.strictObject({ op: z.literal("tools.read"), conversation }),
+    z.strictObject({ op: z.literal("tools.write"), conversation, tools: z.array(z.string()) }),
+    z.strictObject({ op: z.literal("list") }),
+  ])
+);
 export type DriverRequest = z.infer<typeof DriverRequest>;
 
 /** The input shape of a call, as a client writes it (defaults in events not yet filled). */
