@@ -18,6 +18,7 @@ import { type AgentSettings, loadSettings } from "../settings.ts";
 import { askHarnessBusy, firstServiceError, openAgentDoor } from "./door/mod.ts";
 import { type InBridgeStarter, inBridgeStarter } from "./in_bridge_starter.ts";
 import { roleAgentId } from "./role_flags.ts";
+import { warmHarnessCode } from "./warm_harness.ts";
 
 const log = logger("bridge");
 
@@ -69,6 +70,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
   await door.wake();
   announceReady({ port, state: door.state });
+  warmHarnessCode(Deno.env.toObject());
   if (!signal.aborted) {
     await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
   }

@@ -4,6 +4,7 @@ import { LINGER_MS } from "./linger.ts";
 import { serveBridgesControl } from "./serve_bridges_control.ts";
 import { SharedBridge } from "./shared_bridge.ts";
 import { sharedBridgeSocketPath } from "./shared_bridge_service.ts";
+import { warmHarnessCode } from "../warm_harness.ts";
 
 const log = logger("bridges");
 
@@ -34,6 +35,7 @@ export async function runBridgesRole(_args: string[], signal: AbortSignal): Prom
     const carried = bridge.snapshot().agents.map((a) => a.id);
     log.info("Shared bridge open", { agents: carried, linger_ms: lingerMs });
     announceReady({ socket: sharedBridgeSocketPath(ctx.paths), agents: carried.length });
+    warmHarnessCode(Deno.env.toObject());
     const why = await Promise.race([
       bridge.ended.then(() => "linger" as const),
       new Promise<"stopped">((resolve) => {
