@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { joinPath } from "../../base/mod.ts";
 
 /** A skill as the prompt lists it. */
 export interface SkillEntry {
@@ -29,13 +29,13 @@ export async function listSkills(skillsDir: string): Promise<SkillEntry[]> {
   }
   names.sort(byCodePoint);
   const skills: SkillEntry[] = [];
-  for (const name of names) skills.push({ name, description: await describe(join(skillsDir, name)) });
+  for (const name of names) skills.push({ name, description: await describe(joinPath(skillsDir, name)) });
   return skills;
 }
 
 async function describe(folder: string): Promise<string> {
   for (const file of DESCRIBED_BY) {
-    const text = await readRegular(join(folder, file));
+    const text = await readRegular(joinPath(folder, file));
     if (text !== undefined) return firstDescriptionLine(text);
   }
   return "";

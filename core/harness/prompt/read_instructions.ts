@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { joinPath } from "../../base/mod.ts";
 import { byCodePoint } from "./list_skills.ts";
 
 /** One instructions file as read at the start. */
@@ -23,6 +23,6 @@ export async function readInstructions(dir: string): Promise<InstructionsFile[]>
   }
   names.sort(byCodePoint);
   const files: InstructionsFile[] = [];
-  for (const name of names) files.push({ name, text: await Deno.readTextFile(join(dir, name)) });
+  for (const name of names) files.push({ name, text: await Deno.readTextFile(joinPath(dir, name)) });
   return files;
 }

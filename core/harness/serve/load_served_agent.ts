@@ -1,8 +1,8 @@
-import { join } from "node:path";
 import {
   type AgentKey,
   type Clock,
   decodeKey,
+  joinPath,
   type LinkPaths,
   Secret,
   SYSTEM_CLOCK,
@@ -38,7 +38,7 @@ export interface LoadedAgent {
 
 /** Where an agent's answers nobody waited for are kept, beside its conversations. */
 export function keptDir(agentDir: string): string {
-  return join(agentDir, "chats", ".kept");
+  return joinPath(agentDir, "chats", ".kept");
 }
 
 /**
@@ -52,7 +52,7 @@ export async function loadServedAgent(
 ): Promise<LoadedAgent> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const { name, owner, folders, spec, sandbox, model } = await agentFiles(input, options);
-  const chats = join(folders.agent, "chats");
+  const chats = joinPath(folders.agent, "chats");
   // A driver outside keeps the conversations when the agent role hands the store bridge (TRN-14).
   const store = input.store
     ? (await import("../store/mod.ts")).bridgeStore({
@@ -62,13 +62,13 @@ export async function loadServedAgent(
       key: decodeKey(input.key),
     })
     : spec.model.store === "sqlite"
-    ? (await import("../store/mod.ts")).sqliteStore(join(chats, "conversations.sqlite"))
+    ? (await import("../store/mod.ts")).sqliteStore(joinPath(chats, "conversations.sqlite"))
     : filesStore(chats);
   const toolFolders: AgentFolders = {
     home: folders.home,
-    instructions: join(folders.agent, "instructions"),
-    skills: join(folders.agent, "skills"),
-    memory: join(folders.agent, "memory"),
+    instructions: joinPath(folders.agent, "instructions"),
+    skills: joinPath(folders.agent, "skills"),
+    memory: joinPath(folders.agent, "memory"),
     chats,
   };
   const base: ToolBase = {

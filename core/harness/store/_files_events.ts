@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { joinPath } from "../../base/mod.ts";
 import { ConversationEvent, type StoredEvent } from "./contract.ts";
 import { checkEventNumber } from "./store_checks.ts";
 import { parseStoredJson } from "./stored_json.ts";
@@ -17,12 +17,12 @@ export async function appendEventFile(
   event: ConversationEvent,
 ): Promise<"ok" | "conflict"> {
   checkEventNumber(n);
-  const dir = join(folder, "events");
+  const dir = joinPath(folder, "events");
   await Deno.mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${crypto.randomUUID()}.tmp`);
+  const tmp = joinPath(dir, `.${crypto.randomUUID()}.tmp`);
   await writeSynced(tmp, `${JSON.stringify(event)}\n`);
   try {
-    await Deno.link(tmp, join(dir, `${n}.json`));
+    await Deno.link(tmp, joinPath(dir, `${n}.json`));
     return "ok";
   } catch (err) {
     if (err instanceof Deno.errors.AlreadyExists) return "conflict";
@@ -35,7 +35,7 @@ export async function appendEventFile(
 /** Reads `events/<n>.json` numbered `from` and after, in order, each checked against the schema. */
 export async function readEventFiles(folder: string, from: number): Promise<StoredEvent[]> {
   checkEventNumber(from);
-  const dir = join(folder, "events");
+  const dir = joinPath(folder, "events");
   const numbers: number[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
@@ -49,7 +49,7 @@ export async function readEventFiles(folder: string, from: number): Promise<Stor
   numbers.sort((a, b) => a - b);
   const events: StoredEvent[] = [];
   for (const n of numbers) {
-    const path = join(dir, `${n}.json`);
+    const path = joinPath(dir, `${n}.json`);
     events.push({ n, event: parseStoredJson(ConversationEvent, await Deno.readTextFile(path), `"${path}"`) });
   }
   return events;

@@ -1,12 +1,11 @@
-import { join } from "node:path";
-import { atomicWrite, readTextIfExists } from "../../base/mod.ts";
+import { atomicWrite, joinPath, readTextIfExists } from "../../base/mod.ts";
 import { Lease } from "./contract.ts";
 import { checkJudgement, checkTime, type LeaseJudgement, mayTake, sameHolding } from "./lease_rules.ts";
 import { parseStoredJson } from "./stored_json.ts";
 
 /** The lease of a conversation folder as stored in `turn.json` (TRN-1), or undefined when free. */
 export async function readTurnFile(folder: string): Promise<Lease | undefined> {
-  const path = join(folder, "turn.json");
+  const path = joinPath(folder, "turn.json");
   const text = await readTextIfExists(path);
   return text === undefined ? undefined : parseStoredJson(Lease, text, `"${path}"`);
 }
@@ -21,7 +20,7 @@ export async function takeTurnFile(
   return await withTurnLock(folder, async () => {
     if (!mayTake(await readTurnFile(folder), judgement)) return undefined;
     const taken = { ...lease, renewed_at_ms: judgement.nowMs };
-    await atomicWrite(join(folder, "turn.json"), `${JSON.stringify(taken)}\n`);
+    await atomicWrite(joinPath(folder, "turn.json"), `${JSON.stringify(taken)}\n`);
     return taken;
   });
 }
@@ -32,7 +31,10 @@ export async function renewTurnFile(folder: string, lease: Lease, nowMs: number)
   return await withTurnLock(folder, async () => {
     const current = await readTurnFile(folder);
     if (current === undefined || !sameHolding(current, lease)) return false;
-    await atomicWrite(join(folder, "turn.json"), `${JSON.stringify({ ...lease, renewed_at_ms: nowMs })}\n`);
+    await atomicWrite(
+      joinPath(folder, "turn.json"),
+      `${JSON.stringify({ ...lease, renewed_at_ms: nowMs })}\n`,
+    );
     return true;
   });
 }
@@ -42,7 +44,7 @@ export async function releaseTurnFile(folder: string, lease: Lease): Promise<voi
   return await withTurnLock(folder, async () => {
     const current = await readTurnFile(folder);
     if (current === undefined || !sameHolding(current, lease)) return;
-    await Deno.remove(join(folder, "turn.json")).catch((err) => {
+    await Deno.remove(joinPath(folder, "turn.json")).catch((err) => {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     });
   });
@@ -56,7 +58,7 @@ export async function releaseTurnFile(folder: string, lease: Lease): Promise<voi
  */
 async function withTurnLock<T>(folder: string, fn: () => Promise<T>): Promise<T> {
   await Deno.mkdir(folder, { recursive: true });
-  const file = await Deno.open(join(folder, "turn.lock"), { read: true, write: true, create: true });
+  const file = await Deno.open(joinPath(folder, "turn.lock"), { read: true, write: true, create: true });
   try {
     await file.lock(true);
     return await fn();

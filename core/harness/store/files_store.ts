@@ -1,5 +1,4 @@
-import { join } from "node:path";
-import { atomicWrite, readTextIfExists } from "../../base/mod.ts";
+import { atomicWrite, joinPath, readTextIfExists } from "../../base/mod.ts";
 import type { ConversationEvent, ConversationStore, Lease, StoredEvent } from "./contract.ts";
 import { conversationFolder, conversationFromFolder } from "./conversation_folder.ts";
 import { appendEventFile, readEventFiles } from "./_files_events.ts";
@@ -23,7 +22,7 @@ export type OpenStore = ConversationStore & AsyncDisposable;
  * Folder names encode conversation ids reversibly (see conversationFolder).
  */
 export function filesStore(root: string): OpenStore {
-  const folder = (conversation: string) => join(root, conversationFolder(conversation));
+  const folder = (conversation: string) => joinPath(root, conversationFolder(conversation));
   return {
     async append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
       return await appendEventFile(folder(conversation), n, event);
@@ -48,13 +47,13 @@ export function filesStore(root: string): OpenStore {
       await releaseTurnFile(folder(conversation), lease);
     },
     async toolsRead(conversation: string): Promise<string[] | undefined> {
-      const path = join(folder(conversation), "tools.json");
+      const path = joinPath(folder(conversation), "tools.json");
       const text = await readTextIfExists(path);
       return text === undefined ? undefined : parseStoredJson(ToolsFile, text, `"${path}"`).tools;
     },
     async toolsWrite(conversation: string, tools: string[]): Promise<void> {
       const file: ToolsFile = ToolsFile.parse({ tools });
-      await atomicWrite(join(folder(conversation), "tools.json"), `${JSON.stringify(file)}\n`);
+      await atomicWrite(joinPath(folder(conversation), "tools.json"), `${JSON.stringify(file)}\n`);
     },
     list: () => listFolders(root),
     async [Symbol.asyncDispose]() {},
@@ -67,7 +66,9 @@ async function listFolders(root: string): Promise<string[]> {
   try {
     for await (const entry of Deno.readDir(root)) {
       const conversation = entry.isDirectory ? conversationFromFolder(entry.name) : undefined;
-      if (conversation !== undefined && await holdsAnything(join(root, entry.name))) found.push(conversation);
+      if (conversation !== undefined && await holdsAnything(joinPath(root, entry.name))) {
+        found.push(conversation);
+      }
     }
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return [];
@@ -79,7 +80,7 @@ async function listFolders(root: string): Promise<string[]> {
 async function holdsAnything(dir: string): Promise<boolean> {
   for (const name of ["events", "tools.json", "turn.json"]) {
     try {
-      await Deno.lstat(join(dir, name));
+      await Deno.lstat(joinPath(dir, name));
       return true;
     } catch (err) {
       if (!(err instanceof Deno.errors.NotFound)) throw err;

@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import { z } from "zod";
-import { atomicWrite, logger } from "../../base/mod.ts";
+import { atomicWrite, joinPath, logger } from "../../base/mod.ts";
 
 const log = logger("harness");
 
@@ -38,7 +37,7 @@ export class KeptAnswers {
       crypto.randomUUID().slice(0, 8)
     }`;
     const kept: KeptAnswer = { id, at, ...answer };
-    await atomicWrite(join(this.dir, `${id}.json`), JSON.stringify(kept), { mode: 0o600 });
+    await atomicWrite(joinPath(this.dir, `${id}.json`), JSON.stringify(kept), { mode: 0o600 });
     log.info("Kept an answer nobody waited for", { conversation: answer.conversation, id });
     for (const wake of [...this.#waiters]) wake();
     return kept;
@@ -56,7 +55,7 @@ export class KeptAnswers {
     }
     for (const entry of entries) {
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-      const kept = await this.#read(join(this.dir, entry.name));
+      const kept = await this.#read(joinPath(this.dir, entry.name));
       if (kept && (conversation === undefined || kept.conversation === conversation)) found.push(kept);
     }
     return found.sort((a, b) => a.id.localeCompare(b.id));
@@ -68,7 +67,7 @@ export class KeptAnswers {
     for (const id of ids) {
       if (!/^[0-9a-f-]+$/.test(id)) continue;
       try {
-        await Deno.remove(join(this.dir, `${id}.json`));
+        await Deno.remove(joinPath(this.dir, `${id}.json`));
         removed++;
       } catch (err) {
         if (!(err instanceof Deno.errors.NotFound)) throw err;
