@@ -3,7 +3,7 @@
  * Each role loads only its own modules, so a role starts fast (a wake waits on it).
  * @module
  */
-import { logger, toLinkError } from "./core/base/mod.ts";
+import { logger, setDefaultLogLevel, toLinkError } from "./core/base/mod.ts";
 
 type Role = (args: string[], signal: AbortSignal) => Promise<number>;
 
@@ -42,6 +42,8 @@ async function runRole(load: () => Promise<Role>, name: string, args: string[]):
 }
 
 async function runCommand(args: string[]): Promise<number> {
+  // A command prints its results; what runs in its process (a proxy, a sandbox) says only warnings.
+  setDefaultLogLevel("warn");
   const { runCli, terminalIo } = await import("./cmd/mod.ts");
   return await runCli(args, terminalIo());
 }

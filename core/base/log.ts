@@ -11,6 +11,16 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+let defaultLevel: LogLevel = "info";
+
+/**
+ * The level written when `LNK_LOG` says none: "info" for background roles, whose log is their
+ * service's; a command in a terminal sets "warn", since commands print results, not logs (STYLE 5).
+ */
+export function setDefaultLogLevel(level: LogLevel): void {
+  defaultLevel = level;
+}
+
 function threshold(): number {
   let level: string | undefined;
   try {
@@ -18,7 +28,7 @@ function threshold(): number {
   } catch {
     level = undefined;
   }
-  return RANK[(level ?? "info") as LogLevel] ?? RANK.info;
+  return RANK[(level ?? defaultLevel) as LogLevel] ?? RANK[defaultLevel];
 }
 
 const ENCODER = new TextEncoder();

@@ -8,7 +8,7 @@ export { type ErrorCode, isLinkError, LinkError, toLinkError } from "./errors.ts
 /** A value that never prints. */
 export { Secret } from "./secret.ts";
 /** Scoped JSON-line loggers. */
-export { type Logger, logger, type LogLevel, setLogSink } from "./log.ts";
+export { type Logger, logger, type LogLevel, setDefaultLogLevel, setLogSink } from "./log.ts";
 /** Time, real or driven by tests. */
 export { type Clock, SYSTEM_CLOCK } from "./clock.ts";
 /** Durations such as "10s" and "5m". */

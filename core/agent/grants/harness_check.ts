@@ -1,4 +1,4 @@
-import { LinkError, roleArgv } from "../../base/mod.ts";
+import { LinkError, roleArgv, setLogSink } from "../../base/mod.ts";
 import { listAgents } from "../agents.ts";
 import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
@@ -41,6 +41,8 @@ export async function harnessCheck(
   options: HarnessCheckOptions = {},
 ): Promise<HarnessCheck> {
   const others = (await listAgents(ctx)).filter((a) => a.id !== agent.id);
+  // The check's proxy refuses what the check tries on purpose; its table says so, not its log.
+  using _quiet = { [Symbol.dispose]: setLogSink(() => {}) };
   await using setup = new CheckSetup();
   const start = (view: "harness" | "tools") =>
     startHarnessSandbox(ctx, agent, {
