@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { OpenStore } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
 
@@ -43,10 +44,23 @@ Deno.test("a chat waiting on /_link/recover gets the answer of the turn its mess
   await using model = await serveFakeModel();
   const held = model.reply("Working on it.", { hold: true });
   model.reply("Both done.");
-  await using harness = await harnessFixture(model);
+  // The turn's first model call goes out while its event is written (PRC-13): the steer below
+  // must come after that event, as this test's events say.
+  const turnWritten = Promise.withResolvers<void>();
+  const wrapStore = (store: OpenStore): OpenStore => ({
+    ...store,
+    append: async (conversation, n, event) => {
+      const result = await store.append(conversation, n, event);
+      if (event.type === "turn" && result === "ok") turnWritten.resolve();
+      return result;
+    },
+    [Symbol.asyncDispose]: () => store[Symbol.asyncDispose](),
+  });
+  await using harness = await harnessFixture(model, { agents: [{ wrapStore }] });
   const leaving = await harness.open();
   const answering = prompt(leaving, "first");
   await held.taken;
+  await turnWritten.promise;
   await leaving[Symbol.asyncDispose]();
   await answering;
   await using chat = await harness.open();
