@@ -192,3 +192,25 @@ export function shape(events: readonly StoredEvent[]): unknown[] {
     }
   });
 }
+
+/**
+ * A store wrapper telling when a turn's event is written: the turn's first model call goes out
+ * while that event is written (PRC-13), so a test that steers "mid-turn" at a set place among
+ * the events waits for it first.
+ */
+export function watchTurnWrites(): {
+  wrapStore: (store: OpenStore) => OpenStore;
+  turnWritten: Promise<void>;
+} {
+  const written = Promise.withResolvers<void>();
+  const wrapStore = (store: OpenStore): OpenStore => ({
+    ...store,
+    append: async (conversation, n, event) => {
+      const result = await store.append(conversation, n, event);
+      if (event.type === "turn" && result === "ok") written.resolve();
+      return result;
+    },
+    [Symbol.asyncDispose]: () => store[Symbol.asyncDispose](),
+  });
+  return { wrapStore, turnWritten: written.promise };
+}

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import type { OpenStore } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape, watchTurnWrites } from "../_harness_fixture.ts";
 
 Deno.test("an answer finished after its caller went is kept, handed over until acknowledged, then gone (TRN-5, TRN-6, U-14)", async () => {
   await using model = await serveFakeModel();
@@ -44,23 +43,12 @@ Deno.test("a chat waiting on /_link/recover gets the answer of the turn its mess
   await using model = await serveFakeModel();
   const held = model.reply("Working on it.", { hold: true });
   model.reply("Both done.");
-  // The turn's first model call goes out while its event is written (PRC-13): the steer below
-  // must come after that event, as this test's events say.
-  const turnWritten = Promise.withResolvers<void>();
-  const wrapStore = (store: OpenStore): OpenStore => ({
-    ...store,
-    append: async (conversation, n, event) => {
-      const result = await store.append(conversation, n, event);
-      if (event.type === "turn" && result === "ok") turnWritten.resolve();
-      return result;
-    },
-    [Symbol.asyncDispose]: () => store[Symbol.asyncDispose](),
-  });
+  const { wrapStore, turnWritten } = watchTurnWrites();
   await using harness = await harnessFixture(model, { agents: [{ wrapStore }] });
   const leaving = await harness.open();
   const answering = prompt(leaving, "first");
   await held.taken;
-  await turnWritten.promise;
+  await turnWritten;
   await leaving[Symbol.asyncDispose]();
   await answering;
   await using chat = await harness.open();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import type { StoredEvent } from "../../../../core/harness/store/mod.ts";
 import { type GatedStore, gatedStore } from "../_gated_store.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape, watchTurnWrites } from "../_harness_fixture.ts";
 
 /** How many answers list message `n`: a message is answered exactly once. */
 function answersOf(events: readonly StoredEvent[], n: number): number {
@@ -13,12 +13,14 @@ Deno.test("a message mid-turn joins it: 202 with Link-Steered and no body, and t
   await using model = await serveFakeModel();
   const first = model.reply("First part.", { hold: true });
   model.reply("Both answered.");
-  await using harness = await harnessFixture(model);
+  const { wrapStore, turnWritten } = watchTurnWrites();
+  await using harness = await harnessFixture(model, { agents: [{ wrapStore }] });
   await using one = await harness.open();
   await using two = await harness.open();
   await using raw = await harness.open();
   const answering = prompt(one, "one");
   await first.taken;
+  await turnWritten;
   const steered = await prompt(two, "two");
   assert.deepEqual(steered.result, { kind: "steered" });
   const bare = await raw.request("POST", "/acp", {
@@ -113,11 +115,13 @@ Deno.test('[turns] busy = "queue": a message mid-turn waits for the turn to end 
   await using model = await serveFakeModel();
   const first = model.reply("Answer one.", { hold: true });
   model.reply("Answer two.");
-  await using harness = await harnessFixture(model, { agents: [{ turns: { busy: "queue" } }] });
+  const { wrapStore, turnWritten } = watchTurnWrites();
+  await using harness = await harnessFixture(model, { agents: [{ turns: { busy: "queue" }, wrapStore }] });
   await using one = await harness.open();
   await using two = await harness.open();
   const answering = prompt(one, "one");
   await first.taken;
+  await turnWritten;
   const queued = prompt(two, "two");
   first.release();
   assert.equal((await answering).text, "Answer one.");
