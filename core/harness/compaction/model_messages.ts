@@ -39,7 +39,7 @@ export function modelMessages(
     out.push(...deferred);
     deferred = [];
   };
-  for (const { n, event } of events) {
+  for (const { n, event } of inTheOrderRead(events)) {
     if (n <= after) continue;
     switch (event.type) {
       case "message": {
@@ -95,4 +95,17 @@ export function latestSummary(events: readonly StoredEvent[]): { n: number; even
     if (event.type === "summary" && (found === undefined || n > found.n)) found = { n, event };
   }
   return found;
+}
+
+/**
+ * The events in the order the model lived them: a reply right after the last event it had read
+ * (`seen`), so a message that steered the turn while the reply was written reads as coming after
+ * it, not before it (TRN-9). Every other event keeps its number's place.
+ */
+function inTheOrderRead(events: readonly StoredEvent[]): StoredEvent[] {
+  const place = (e: StoredEvent) =>
+    e.event.type === "assistant" && e.event.seen !== undefined && e.event.seen < e.n
+      ? e.event.seen + 0.5
+      : e.n;
+  return [...events].sort((a, b) => place(a) - place(b) || a.n - b.n);
 }

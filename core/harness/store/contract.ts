@@ -31,6 +31,11 @@ export const ConversationEvent = lazySchema(() =>
       tool_calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() }))
         .default([]),
       usage: z.strictObject({ input: z.number(), output: z.number() }).optional(),
+      /**
+       * The last event the model had read when it wrote this: a message written meanwhile (a
+       * steer) came after it, and the model reads it so (TRN-9).
+       */
+      seen: z.number().int().min(0).optional(),
       at: z.number(),
     }),
     z.strictObject({

@@ -102,6 +102,7 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
           arguments: c.function.arguments,
         })),
         ...(reply.usage ? { usage: usageOf(reply) } : {}),
+        seen,
         at: agent.clock.now(),
       });
       said.push(reply.text);
@@ -111,7 +112,14 @@ export async function runTurn(run: TurnRun): Promise<TurnEnd> {
     const ended = await answer(run, turn, said, reply, seen);
     if (ended) return ended;
     // A message came in after the model was called: what it said stays, and it is called again.
-    await events.append({ type: "assistant", turn, text: reply.text, tool_calls: [], at: agent.clock.now() });
+    await events.append({
+      type: "assistant",
+      turn,
+      text: reply.text,
+      tool_calls: [],
+      seen,
+      at: agent.clock.now(),
+    });
     said.push(reply.text);
     log.info("A message joined the turn at its last look", {
       agent: agent.id,

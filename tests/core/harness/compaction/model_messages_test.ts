@@ -71,6 +71,39 @@ Deno.test("modelMessages() holds a steered message until the calls out are answe
   ]);
 });
 
+Deno.test("modelMessages() puts a reply right after what its model had read, before the steers written meanwhile (TRN-9)", () => {
+  const reply = (text: string, seen: number): ConversationEvent => ({
+    type: "assistant",
+    turn: "t",
+    text,
+    tool_calls: [],
+    seen,
+    at: 0,
+  });
+  const calling: ConversationEvent = { ...call("c1"), seen: 5 } as ConversationEvent;
+  const events = numbered(
+    msg("one"), // 1
+    turn, // 2
+    msg("two"), // 3: came while the model wrote the reply below, which had read up to 2
+    reply("First part.", 2), // 4
+    msg("three"), // 5
+    calling, // 6: read up to 5
+    msg("four"), // 7: came while the call ran
+    result("c1", "ok"), // 8
+    answer("All done."), // 9
+  );
+  assert.deepEqual(modelMessages(events).map((m) => [m.role, m.content]), [
+    ["user", "one"],
+    ["assistant", "First part."],
+    ["user", "two"],
+    ["user", "three"],
+    ["assistant", null],
+    ["tool", "ok"],
+    ["user", "four"],
+    ["assistant", "All done."],
+  ]);
+});
+
 Deno.test("modelMessages() says a call not made was not completed, and answers calls left open (TRN-4)", () => {
   const crashed = numbered(msg("go"), turn, call("c1"), result("c1", "", true));
   assert.deepEqual(modelMessages(crashed).at(-1), {

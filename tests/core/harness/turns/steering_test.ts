@@ -42,11 +42,12 @@ Deno.test("a message mid-turn joins it: 202 with Link-Steered and no body, and t
     [6, "answer", "Both answered.", [1, 3, 4]],
   ]);
   const second = model.requests[1]!.body as { messages: { role: string; content: string }[] };
+  // The model reads the steers after what it had said before they came.
   assert.deepEqual(second.messages.slice(1).map((m) => [m.role, m.content]), [
     ["user", "one"],
+    ["assistant", "First part."],
     ["user", "two"],
     ["user", "three"],
-    ["assistant", "First part."],
   ]);
   assert.equal(model.requests.length, 2);
 });
