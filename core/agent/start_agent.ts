@@ -85,10 +85,14 @@ export async function startAgent(
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
   if (machine.shared_bridge) return await startShared(ctx, agent, options.foreground);
   if (options.foreground) return await runInForeground(ctx, agent, options.foreground);
-  const sinceMs = Date.now();
+  // The failure said is the last attempt's: one moved off a taken port may fail another way.
+  let sinceMs = Date.now();
   try {
     // The bridge opens the door and wakes the agent's service before it says it is ready.
-    agent = await startBridge(ctx, agent, (service) => backend.start(service));
+    agent = await startBridge(ctx, agent, (service) => {
+      sinceMs = Date.now();
+      return backend.start(service);
+    });
   } catch (err) {
     await backend.stop(serviceNames("bridge", agent.id));
     await backend.stop(serviceNames("agent", agent.id));
