@@ -5,14 +5,16 @@
  *
  * On "init" it makes its own thread a Landlock domain (Linux 5.13+; no privilege needed) in which
  * writing is allowed beneath every writable mount of this mount namespace except the folders it is
- * told to keep, then starts programs on request. Landlock holds per thread and passes to every
+ * told to keep, then starts programs on request. Told folders to hide, it also handles reading,
+ * listing and running, allowed beneath every mount but within those folders (never writable
+ * either). Landlock holds per thread and passes to every
  * program started from it, so the programs can write what the sandbox lets them, but for those
  * folders, while the rest of the process (the harness, writing its chats) is untouched. A program
  * in the domain cannot ptrace or reopen the descriptors of a process outside it, either.
  */
 export function confineWorkerMain(): void {
   type In =
-    | { type: "init"; keep: string[] }
+    | { type: "init"; keep: string[]; hide: string[] }
     | {
       type: "spawn";
       id: number;
@@ -34,6 +36,11 @@ export function confineWorkerMain(): void {
   const WRITE_FILE = 1n << 1n, TRUNCATE = 1n << 14n, REFER = 1n << 13n;
   const DIR_WRITES = [4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n, 12n].reduce((all, bit) => all | (1n << bit), 0n);
   const SCOPES = 0b11n; // abstract unix sockets and signals outside the domain (ABI 6)
+  // Those that read or run, handled only when some folder is hidden: EXECUTE, READ_FILE, READ_DIR.
+  const READS = (1n << 0n) | (1n << 2n) | (1n << 3n);
+  // The only rights a rule on a file (not a folder) may hold: EXECUTE, WRITE_FILE, READ_FILE, TRUNCATE.
+  const FILE_RIGHTS = (1n << 0n) | WRITE_FILE | (1n << 2n) | TRUNCATE;
+  type Place = { path: string; dir: boolean };
   interface Running {
     child: Deno.ChildProcess;
     readers: Record<"stdout" | "stderr", ReadableStreamDefaultReader<Uint8Array>>;
@@ -41,7 +48,7 @@ export function confineWorkerMain(): void {
   }
   const children = new Map<number, Running>();
 
-  function confine(keep: readonly string[]): { abi: number; granted: string[] } {
+  function confine(keep: readonly string[], hide: readonly string[]): { abi: number; granted: string[] } {
     const libc = Deno.dlopen("libc.so.6", {
       create: { name: "syscall", parameters: ["i64", "pointer", "usize", "u32"], result: "i64" },
       addRule: { name: "syscall", parameters: ["i64", "i64", "i64", "pointer", "u32"], result: "i64" },
@@ -54,21 +61,30 @@ export function confineWorkerMain(): void {
     const errno = () => new Deno.UnsafePointerView(libc.symbols.__errno_location()!).getInt32();
     const abi = Number(libc.symbols.create(444n, null, 0n, 1));
     if (abi < 1) throw new Error(`Landlock is not available here (errno ${errno()})`);
-    const handled = WRITE_FILE | DIR_WRITES | (abi >= 2 ? REFER : 0n) | (abi >= 3 ? TRUNCATE : 0n);
+    for (const folder of hide) mustBeReal(folder);
+    const writes = WRITE_FILE | DIR_WRITES | (abi >= 2 ? REFER : 0n) | (abi >= 3 ? TRUNCATE : 0n);
+    const handled = writes | (hide.length > 0 ? READS : 0n);
     const attr = new BigUint64Array([handled, 0n, abi >= 6 ? SCOPES : 0n]);
     const ruleset = libc.symbols.create(444n, Deno.UnsafePointer.of(attr), abi >= 6 ? 24n : 8n, 0);
     if (ruleset < 0n) throw new Error(`Cannot make a Landlock ruleset (errno ${errno()})`);
-    const granted: string[] = [];
-    for (const { path, dir } of writablePlaces(keep)) {
-      const fd = libc.symbols.open(new TextEncoder().encode(`${path}\0`), 0o10000000 | 0o2000000); // O_PATH|O_CLOEXEC
-      if (fd < 0) continue;
+    const allow = (place: Place, rights: bigint, what: string): boolean => {
+      const fd = libc.symbols.open(new TextEncoder().encode(`${place.path}\0`), 0o10000000 | 0o2000000); // O_PATH|O_CLOEXEC
+      if (fd < 0) return false;
       const rule = new DataView(new ArrayBuffer(12)); // struct landlock_path_beneath_attr, packed
-      rule.setBigUint64(0, dir ? handled : handled & (WRITE_FILE | TRUNCATE), true);
+      rule.setBigUint64(0, place.dir ? rights : rights & FILE_RIGHTS, true);
       rule.setInt32(8, fd, true);
       const added = libc.symbols.addRule(445n, ruleset, 1n, Deno.UnsafePointer.of(rule.buffer), 0);
       libc.symbols.close(fd);
-      if (added < 0n) throw new Error(`Cannot let programs write "${path}" (errno ${errno()})`);
-      granted.push(path);
+      if (added < 0n) throw new Error(`Cannot let programs ${what} "${place.path}" (errno ${errno()})`);
+      return true;
+    };
+    const granted: string[] = [];
+    const unwritable = [...keep, ...hide];
+    for (const place of places(unwritable, true)) {
+      if (allow(place, writes, "write")) granted.push(place.path);
+    }
+    if (hide.length > 0) {
+      for (const place of places(hide, false)) allow(place, READS, "read");
     }
     if (libc.symbols.prctl(38, 1n, 0n, 0n, 0n) !== 0) {
       throw new Error(`Cannot set no_new_privs (errno ${errno()})`);
@@ -82,39 +98,66 @@ export function confineWorkerMain(): void {
   }
 
   /**
-   * Every writable mount, by its mount point, but those in a kept folder; a writable mount holding
-   * a kept folder is granted entry by entry, never itself, down the way to that folder.
+   * A folder to hide must be named by its real path, or by one beneath a real existing folder:
+   * through a symbolic link its real place would be granted as another entry of some folder.
    */
-  function writablePlaces(keep: readonly string[]): { path: string; dir: boolean }[] {
+  function mustBeReal(folder: string): void {
+    if (!folder.startsWith("/")) throw new Error(`"${folder}" is not an absolute path`);
+    for (let path = folder;; path = path.slice(0, path.lastIndexOf("/")) || "/") {
+      let real: string;
+      try {
+        real = Deno.realPathSync(path);
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) continue;
+        throw new Error(`Cannot see "${folder}" (${err})`);
+      }
+      if (real === path) return;
+      throw new Error(`"${folder}" is not a real path: "${path}" is "${real}"`);
+    }
+  }
+
+  /**
+   * Every mount, by its mount point (writable ones only when `writable`), but those in an excluded
+   * folder; a mount holding an excluded folder is granted entry by entry, never itself, down the
+   * way to that folder. Entries made there later are granted nothing.
+   */
+  function places(excluded: readonly string[], writable: boolean): Place[] {
     const within = (path: string, folder: string) =>
       folder === "/" || path === folder || path.startsWith(`${folder}/`);
-    const places: { path: string; dir: boolean }[] = [];
+    const found: Place[] = [];
     const add = (path: string) => {
       try {
         const info = Deno.lstatSync(path);
-        if (!info.isSymlink) places.push({ path, dir: info.isDirectory });
+        if (!info.isSymlink) found.push({ path, dir: info.isDirectory });
       } catch { /* gone, or not ours to see */ }
     };
     const descend = (dir: string) => {
-      for (const entry of Deno.readDirSync(dir)) {
+      let entries: Deno.DirEntry[];
+      try {
+        entries = [...Deno.readDirSync(dir)];
+      } catch (err) {
+        const folder = excluded.find((k) => within(k, dir))!;
+        throw new Error(`Cannot list "${dir}" on the way to "${folder}" (${err})`);
+      }
+      for (const entry of entries) {
         const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
-        if (keep.some((k) => within(path, k))) continue;
-        if (keep.some((k) => within(k, path))) descend(path);
+        if (excluded.some((k) => within(path, k))) continue;
+        if (excluded.some((k) => within(k, path))) descend(path);
         else add(path);
       }
     };
     for (const line of Deno.readTextFileSync("/proc/self/mountinfo").split("\n")) {
       const fields = line.split(" ");
-      if (fields.length < 6 || !fields[5]!.split(",").includes("rw")) continue;
+      if (fields.length < 6 || (writable && !fields[5]!.split(",").includes("rw"))) continue;
       const point = fields[4]!.replace(
         /\\([0-7]{3})/g,
         (_, o: string) => String.fromCharCode(parseInt(o, 8)),
       );
-      if (keep.some((k) => within(point, k))) continue;
-      if (keep.some((k) => within(k, point))) descend(point);
+      if (excluded.some((k) => within(point, k))) continue;
+      if (excluded.some((k) => within(k, point))) descend(point);
       else add(point);
     }
-    return places;
+    return found;
   }
 
   async function pump(
@@ -165,7 +208,7 @@ export function confineWorkerMain(): void {
   scope.onmessage = ({ data: msg }) => {
     if (msg.type === "init") {
       try {
-        scope.postMessage({ type: "ready", ...confine(msg.keep) });
+        scope.postMessage({ type: "ready", ...confine(msg.keep, msg.hide) });
       } catch (err) {
         scope.postMessage({ type: "failed", message: err instanceof Error ? err.message : String(err) });
       }

@@ -37,12 +37,22 @@ type Out =
   | { type: "end"; id: number; name: "stdout" | "stderr" }
   | { type: "exit"; id: number; code: number; signal: Deno.Signal | null };
 
+/** What a failed start could not do, naming the folders. */
+function whatFailed(keep: readonly string[], hide: readonly string[]): string {
+  const list = (folders: readonly string[]) => folders.map((f) => `"${f}"`).join(", ");
+  if (hide.length === 0) return `Cannot keep programs from writing ${list(keep)}`;
+  if (keep.length === 0) return `Cannot hide ${list(hide)} from programs`;
+  return `Cannot keep programs from writing ${list(keep)} and hide ${list(hide)} from them`;
+}
+
 /**
  * Starts programs that cannot write into some folders the rest of this process writes (LAY-7:
  * Link Harness writes Agent/chats, run's commands never do), with Landlock: from a thread of
  * their own whose Landlock domain allows writing beneath every writable mount but the kept folders,
- * passed on to every program started from it. Linux 5.13 or later with Landlock turned on; where it
- * is not, start() fails with SANDBOX_UNAVAILABLE, never starting a program unconfined.
+ * passed on to every program started from it. Given folders to hide, its programs cannot read,
+ * list, run or write anything in them either, while this process still does. Linux 5.13 or later
+ * with Landlock turned on; where it is not, start() fails with SANDBOX_UNAVAILABLE, never
+ * starting a program unconfined.
  */
 export class ConfinedSpawner implements AsyncDisposable {
   #worker: Worker;
@@ -60,8 +70,16 @@ export class ConfinedSpawner implements AsyncDisposable {
     worker.onmessage = (event: MessageEvent<Out>) => this.#receive(event.data);
   }
 
-  /** Starts the confining thread, keeping programs from writing in `keep` (real paths). */
-  static async start(keep: readonly string[]): Promise<ConfinedSpawner> {
+  /**
+   * Starts the confining thread, keeping programs from writing in `keep` and, when given, from
+   * reading, listing, running or writing anything in `hide` (PRC-4: one agent's commands in a
+   * harness shared by several never see the others' folders). Real paths, all of them.
+   */
+  static async start(
+    keep: readonly string[],
+    options: { hide?: readonly string[] } = {},
+  ): Promise<ConfinedSpawner> {
+    const hide = options.hide ?? [];
     const source = `(${confineWorkerMain.toString()})();`;
     const worker = new Worker(`data:text/javascript,${encodeURIComponent(source)}`, { type: "module" });
     const ready = Promise.withResolvers<{ abi: number; granted: string[] }>();
@@ -74,18 +92,17 @@ export class ConfinedSpawner implements AsyncDisposable {
       event.preventDefault();
       ready.reject(new Error(event.message));
     };
-    worker.postMessage({ type: "init", keep });
+    worker.postMessage({ type: "init", keep, hide });
     try {
       return new ConfinedSpawner(worker, await ready.promise);
     } catch (err) {
       worker.terminate();
       throw new LinkError(
         "SANDBOX_UNAVAILABLE",
-        `Cannot keep programs from writing ${keep.map((k) => `"${k}"`).join(", ")}: ${
-          err instanceof Error ? err.message : err
-        }`,
+        `${whatFailed(keep, hide)}: ${err instanceof Error ? err.message : err}`,
         {
-          hint: "Run Linux 5.13 or later with Landlock on (`landlock` in the kernel's lsm= list)",
+          hint: "Run Linux 5.13 or later with Landlock on (`landlock` in the kernel's lsm= list)" +
+            (hide.length > 0 ? ", and name each folder to hide by its real path" : ""),
           cause: err,
         },
       );

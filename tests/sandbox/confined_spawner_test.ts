@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfinedSpawner, type SpawnedChild } from "../../sandbox/mod.ts";
+import { agentFixture, LINK_HARNESS, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
 
 /** Why Landlock cannot confine here, or undefined when it can. */
 const NO_LANDLOCK: string | undefined = await (async () => {
@@ -112,5 +113,99 @@ landlockTest(
       stdin: "null",
     });
     assert.deepEqual((await outputOf(child)).stdout, "refused-mem\nrefused-fd\nrefused-root\n");
+  },
+);
+
+landlockTest(
+  "ConfinedSpawner hides folders from its programs: no reading, listing, writing or running in them, by any way (PRC-4)",
+  async () => {
+    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "lnk-confine-" }));
+    try {
+      for (const name of ["A", "B"]) await Deno.mkdir(join(dir, name));
+      await Deno.writeTextFile(join(dir, "A", "a"), "in A\n");
+      await Deno.writeTextFile(join(dir, "B", "b"), "in B\n");
+      await Deno.writeTextFile(join(dir, "B", "run"), "#!/bin/sh\necho ran\n", { mode: 0o755 });
+      await Deno.symlink(join(dir, "B"), join(dir, "A", "l"));
+      await using spawner = await ConfinedSpawner.start([], { hide: [join(dir, "B")] });
+      const run = async (program: string, ...args: string[]) =>
+        await outputOf(await spawner.spawn(program, { args, cwd: dir, stdin: "null" }));
+      const ok = { success: true, code: 0, signal: null };
+      assert.deepEqual(await run("/bin/cat", "A/a"), { status: ok, stdout: "in A\n", stderr: "" });
+      assert.deepEqual(await run("/bin/ls", "A"), { status: ok, stdout: "a\nl\n", stderr: "" });
+      assert.deepEqual(await run("/bin/cat", "B/b"), {
+        status: { success: false, code: 1, signal: null },
+        stdout: "",
+        stderr: "/bin/cat: B/b: Permission denied\n",
+      });
+      assert.deepEqual(await run("/bin/ls", "B"), {
+        status: { success: false, code: 2, signal: null },
+        stdout: "",
+        stderr: "/bin/ls: cannot open directory 'B': Permission denied\n",
+      });
+      const script = `${W}; r() { cat "$1" 2>/dev/null || echo "denied $1"; }
+      r A/l/b; ls A/l/ >/dev/null 2>&1 || echo no-list-through-link; w B/new; w B/b; w A/l/new; w A/new
+      mkdir B/d 2>/dev/null || echo no-mkdir; ./B/run 2>/dev/null || echo no-run; sh B/run 2>/dev/null || echo no-sh-run
+      ln B/b A/hard 2>/dev/null || echo no-hard-link; mv B/b A/moved 2>/dev/null || echo no-move
+      (cd B && { ls >/dev/null 2>&1 || echo no-list-in-B; r b; w new2; }); cd A/l && r b
+      cat /usr/bin/env >/dev/null && echo read-env; /usr/bin/env sh -c 'echo ran-sh'`;
+      assert.deepEqual(await run("/bin/sh", "-c", script), {
+        status: ok,
+        stdout:
+          "denied A/l/b\nno-list-through-link\ndenied B/new\ndenied B/b\ndenied A/l/new\nwrote A/new\n" +
+          "no-mkdir\nno-run\nno-sh-run\nno-hard-link\nno-move\nno-list-in-B\ndenied b\ndenied new2\ndenied b\n" +
+          "read-env\nran-sh\n",
+        stderr: "",
+      });
+      // This process still reads it all, and nothing in it changed.
+      const entries = [...Deno.readDirSync(join(dir, "B"))].map((e) => e.name).sort();
+      assert.deepEqual(entries, ["b", "run"]);
+      assert.equal(await Deno.readTextFile(join(dir, "B", "b")), "in B\n");
+      assert.equal(await Deno.readTextFile(join(dir, "A", "new")), "x\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+landlockTest(
+  "ConfinedSpawner refuses to hide a folder not named by its real path, and says which",
+  async () => {
+    const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "lnk-confine-" }));
+    try {
+      await Deno.mkdir(join(dir, "B"));
+      await Deno.symlink(dir, join(dir, "link"));
+      const named = join(dir, "link", "B");
+      await assert.rejects(ConfinedSpawner.start([], { hide: [named] }), {
+        name: "LinkError",
+        code: "SANDBOX_UNAVAILABLE",
+        message:
+          `Cannot hide "${named}" from programs: "${named}" is not a real path: "${named}" is "${dir}/B"`,
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+sandboxTest(
+  "attack: read the folders a shared harness hides from one agent's run commands, in its sandbox (PRC-4)",
+  async () => {
+    await using fx = await agentFixture();
+    const entry = new URL("./_hide_entry.ts", import.meta.url).pathname;
+    // Agent/ holds a bind mount for each collection: each is hidden with it, Home is not.
+    const script = `${PRELUDE}cd ${fx.agentHome}; r notes.txt; r ${fx.agentDir}/instructions/agent.md
+    ls ${fx.agentDir}/chats >/dev/null 2>&1 || echo no-list-chats; w ${fx.agentDir}/chats/x; w work/new
+    ln -s ${fx.agentDir}/memory mem && r mem/m.md; cd ${fx.agentDir}/skills && r s.md
+    cat /usr/bin/env >/dev/null && echo read-env; /usr/bin/env sh -c 'echo ran-sh'`;
+    const r = await runPlan(
+      await fx.plan([Deno.execPath(), "run", "-A", entry, fx.agentDir, "memory/m.md", script], LINK_HARNESS),
+    );
+    assert.deepEqual(r, {
+      code: 0,
+      stdout: `my notes\ndenied ${fx.agentDir}/instructions/agent.md\nno-list-chats\n` +
+        `denied ${fx.agentDir}/chats/x\nwrote work/new\ndenied mem/m.md\ndenied s.md\nread-env\nran-sh\n` +
+        "harness read memory/m.md: memory\n",
+      stderr: "",
+    });
   },
 );

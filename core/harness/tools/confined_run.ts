@@ -12,11 +12,17 @@ import { runProcess } from "./run_process.ts";
 export class ConfinedRun implements AsyncDisposable {
   readonly #keep: readonly string[];
   readonly #env: Record<string, string> | undefined;
+  readonly #hide: readonly string[];
   #spawner: Promise<ConfinedSpawner> | undefined;
 
-  constructor(keep: readonly string[], options: { env?: Record<string, string> } = {}) {
+  /** `hide`: folders its programs can neither read nor write (PRC-4: the other agents' in a shared harness). */
+  constructor(
+    keep: readonly string[],
+    options: { env?: Record<string, string>; hide?: readonly string[] } = {},
+  ) {
     this.#keep = keep;
     this.#env = options.env;
+    this.#hide = options.hide ?? [];
   }
 
   /** Runs one command as runProcess does, confined. */
@@ -30,7 +36,9 @@ export class ConfinedRun implements AsyncDisposable {
   #started(): Promise<ConfinedSpawner> {
     // A failed start is not kept: the next run tries again and says why. sandbox/ loads only then,
     // not with the harness, whose start a wake waits on (PRC-13).
-    this.#spawner ??= import("../../../sandbox/mod.ts").then((m) => m.ConfinedSpawner.start(this.#keep))
+    this.#spawner ??= import("../../../sandbox/mod.ts").then((m) =>
+      m.ConfinedSpawner.start(this.#keep, { hide: this.#hide })
+    )
       .catch((err) => {
         this.#spawner = undefined;
         throw err;
