@@ -17,6 +17,8 @@ const ROLES: Record<string, () => Promise<Role>> = {
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,
+  "harness host": async () => (await import("./core/harness/serve/mod.ts")).runHarnessHostRole,
+  "harness shared": async () => (await import("./core/agent/mod.ts")).runSharedHarnessRole,
   "harness warm": async () => (await import("./core/harness/serve/warm_code.ts")).runHarnessWarmRole,
   // Inside a sandbox: the relays, then the harness in this same process when it is one of ours.
   "sandbox relay": async () => {

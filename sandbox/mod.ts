@@ -7,7 +7,13 @@
 /** The sandbox file's schema, its reader and the defaults a new agent gets. */
 export { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "./sandbox_spec.ts";
 /** Plans a sandbox: bubblewrap's command line and environment from a spec, purely. */
-export { planSandbox, type RuntimePaths, type SandboxInput, type SandboxPlan } from "./plan_sandbox.ts";
+export {
+  type AlsoAgent,
+  planSandbox,
+  type RuntimePaths,
+  type SandboxInput,
+  type SandboxPlan,
+} from "./plan_sandbox.ts";
 /** The agent whose folders a sandbox shows, and how ([files] held, or all of Home). */
 export { type FoldersMode, type SandboxAgent, VISIBLE_COLLECTIONS } from "./files_mounts.ts";
 /** Looks at this machine (bubblewrap, real paths, Link's runtime) to make planSandbox's input. */

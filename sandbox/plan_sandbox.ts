@@ -51,6 +51,20 @@ export interface SandboxInput {
   readonly launcher?: readonly string[];
   readonly tmpSize?: number;
   readonly shmSize?: number;
+  /**
+   * More agents of the same owner this sandbox holds (a shared harness, PRC-2): each one's folders
+   * per its own [files] and its socket folder, as for `agent`. Their grants must add nothing else
+   * (no [paths], [teams], [localhost] or [lan]): such an agent keeps a sandbox of its own (PRC-3).
+   */
+  readonly also?: readonly AlsoAgent[];
+}
+
+/** One more agent of a shared sandbox (SandboxInput.also). */
+export interface AlsoAgent {
+  readonly spec: SandboxSpec;
+  readonly source?: SpecSource;
+  readonly agent: SandboxAgent;
+  readonly netDir: string;
 }
 
 /** A sandbox ready to start: bubblewrap's command line and the only environment it gets. */
@@ -98,6 +112,17 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
       source: input.source,
       notices,
     }));
+  }
+  for (const also of input.also ?? []) {
+    ensure.push(...addFilesMounts(list, also.spec, also.agent, {
+      mode: input.folders ?? "layout",
+      harnessWritesChats: input.harnessWritesChats ?? false,
+      harnessWritesNotes: input.harnessWritesNotes ?? false,
+      source: also.source,
+      notices,
+    }));
+    list.add(LAYER.own, { kind: "rw", src: also.netDir, dest: also.netDir });
+    ensure.push(also.netDir);
   }
   addTeamMounts(list, input.spec, ctx);
   addRuntimeMounts(list, input.runtime);

@@ -35,9 +35,19 @@ export async function resolveSandboxInput(request: SandboxRequest): Promise<Sand
     home: await realPath(request.agent.home),
     agentDir: await realPath(request.agent.agentDir),
   };
+  const also = request.also && await Promise.all(request.also.map(async (more) => ({
+    ...more,
+    agent: {
+      ...more.agent,
+      home: await realPath(more.agent.home),
+      agentDir: await realPath(more.agent.agentDir),
+    },
+    netDir: await realPath(more.netDir),
+  })));
   return {
     ...request,
     agent,
+    also,
     teams,
     harnessHome: await realPath(request.harnessHome),
     netDir: request.netDir && await realPath(request.netDir),

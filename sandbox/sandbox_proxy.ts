@@ -42,6 +42,11 @@ export interface SandboxProxyOptions {
   readonly keys?: readonly ProxyKey[];
   readonly signal?: AbortSignal;
   readonly upstream?: ProxyUpstream;
+  /**
+   * The port it answers on inside, 3128 unless told: a shared harness's sandbox holds several
+   * agents' proxies, each on its agent's own port (PRC-2).
+   */
+  readonly insidePort?: number;
 }
 
 /** Whether anything may go out through a proxy: hosts, raw TCP endpoints or LAN hosts, in proxy mode. */
@@ -63,30 +68,31 @@ export async function startSandboxProxy(
   const secret = newProxySecret();
   const socket = join(netDir, "proxy.sock");
   const keys = options.keys ?? [];
+  const port = options.insidePort ?? INSIDE_PROXY_PORT;
   const server = await serveProxy({
     ...options.upstream,
     path: socket,
     policy: proxyPolicyFrom(spec),
     keys,
     secret,
-    hostPort: INSIDE_PROXY_PORT,
+    hostPort: port,
     signal: options.signal,
   });
   log.info("Proxy started for a sandbox", { socket, keys: keys.map((k) => k.host) });
-  const base = proxyBaseUrl(INSIDE_PROXY_PORT, secret, "http://root.invalid/");
+  const base = proxyBaseUrl(port, secret, "http://root.invalid/");
   return {
     socket,
     server,
     root: base.slice(0, base.length - "http/root.invalid/".length),
     env: {
-      ...proxyEnv(proxyUrl(INSIDE_PROXY_PORT, secret)),
+      ...proxyEnv(proxyUrl(port, secret)),
       // Inside the sandbox's own network its loopback is its own (its relays and ports, GRT-23),
       // so nothing goes out around the proxy there; through the proxy, the base-URL form and a
       // relayed port would be refused, as the proxy never reaches a loopback.
       NO_PROXY: "127.0.0.1,localhost",
       no_proxy: "127.0.0.1,localhost",
     },
-    baseUrlFor: (target) => proxyBaseUrl(INSIDE_PROXY_PORT, secret, target).replace(/\/+$/, ""),
+    baseUrlFor: (target) => proxyBaseUrl(port, secret, target).replace(/\/+$/, ""),
     [Symbol.asyncDispose]: () => server.close(),
   };
 }

@@ -46,6 +46,14 @@ export { runAgentRole } from "./roles/run_agent_role.ts";
 export { runBridgeRole } from "./roles/run_bridge_role.ts";
 /** One bridge for every agent (`shared_bridge`): its role, and where it stands for an agent. */
 export { runBridgesRole, SharedBridge, sharedBridgeService } from "./roles/shared/mod.ts";
+/** The shared harness: one sandbox serving an owner's proxy-only agents (PRC-2). */
+export {
+  callShared,
+  runSharedHarnessRole,
+  sharedHarnessNames,
+  sharedHarnessSocketPath,
+  sharedRefusal,
+} from "./roles/shared_harness/mod.ts";
 /** The agent's own bridges: the store bridge and the way in (send.sock). */
 export {
   checkConversationScope,

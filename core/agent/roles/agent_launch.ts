@@ -1,4 +1,8 @@
-import { type AgentKey, LinkError } from "../../base/mod.ts";
+import { type AgentKey, LinkError, logger } from "../../base/mod.ts";
+import { harnessPolicy } from "../grants/mod.ts";
+import { launchOnSharedHarness } from "./shared_harness/shared_harness_launch.ts";
+import { sharedRefusal } from "./shared_harness/shared_eligible.ts";
+import type { SandboxedHarnessPlan } from "./launch_sandboxed.ts";
 import { loadAgentConfig } from "../agent_config.ts";
 import type { AgentContext } from "../context.ts";
 import { loadMachine } from "../machine.ts";
@@ -7,6 +11,8 @@ import type { Spec } from "../spec.ts";
 import { type HarnessProcess, startPlainHarness } from "./harness_process.ts";
 import { launchSandboxedHarness } from "./launch_sandboxed.ts";
 import { planSandboxedHarness, type SandboxedHarnessOptions } from "./sandboxed_harness.ts";
+
+const log = logger("agent");
 
 /** What preparing a start takes besides the agent; tests point the outside world at fakes. */
 export type AgentLaunchOptions = Omit<SandboxedHarnessOptions, "spec">;
@@ -26,6 +32,19 @@ export interface AgentLaunch {
 }
 
 /**
+ * Whether the owner's shared harness serves this agent (PRC-1..3): `shared_harness = true` in
+ * machine.toml, and the agent reaches nothing but through its own proxy (no port of this machine
+ * relayed in, its model included); otherwise it keeps a sandbox of its own.
+ */
+async function sharesHarness(ctx: AgentContext, planned: SandboxedHarnessPlan): Promise<boolean> {
+  if (!(await loadMachine(ctx.paths)).shared_harness) return false;
+  if (!planned.proxy || planned.ports.length > 0) return false;
+  const refusal = sharedRefusal(await harnessPolicy(ctx, planned.agent));
+  if (refusal) log.info("The agent keeps a sandbox of its own", { agent: planned.agent.id, reason: refusal });
+  return refusal === undefined;
+}
+
+/**
  * Prepares the agent's harness start: in its sandbox behind its own proxy unless its sandbox is
  * off (GRT-6), which this machine must allow, checked at every start so a start from before
  * `unsandboxed = false` never runs (GRT-10). A machine that cannot make the sandbox fails with
@@ -39,12 +58,28 @@ export async function prepareAgentLaunch(
   const { spec } = await loadAgentConfig(ctx.paths, agent);
   if (agent.sandbox.enabled) {
     const planned = await planSandboxedHarness(ctx, agent, { ...options, spec });
+    const own = (key: AgentKey, signal?: AbortSignal) =>
+      launchSandboxedHarness(planned, key, { upstream: options.upstream, signal });
+    if (!(await sharesHarness(ctx, planned))) {
+      return { agent, spec, sandboxed: true, launch: (key, launch) => own(key, launch.signal) };
+    }
     return {
       agent,
       spec,
       sandboxed: true,
-      launch: (key, launch) =>
-        launchSandboxedHarness(planned, key, { upstream: options.upstream, signal: launch.signal }),
+      launch: async (key, launch) => {
+        try {
+          return await launchOnSharedHarness(ctx, planned, key, { ...launch, upstream: options.upstream });
+        } catch (err) {
+          // Its grants changed since the shared harness started, with other agents on it (PRC-2).
+          if (!(err instanceof LinkError && err.code === "CONFLICT")) throw err;
+          log.warn("The agent runs in a sandbox of its own for now", {
+            agent: agent.id,
+            reason: err.message,
+          });
+          return await own(key, launch.signal);
+        }
+      },
     };
   }
   if (!(await loadMachine(ctx.paths)).unsandboxed) {

@@ -34,6 +34,15 @@ export function harnessInputLine(
   key: AgentKey,
   options: { paths: LinkPaths; spec: Spec; netDir: string; more?: Partial<ServedAgentInput> },
 ): string {
+  return `${JSON.stringify({ agents: [harnessInputEntry(agent, key, options)] })}\n`;
+}
+
+/** One agent of the harness's input (harnessInputLine's), as a shared harness is handed it too. */
+export function harnessInputEntry(
+  agent: AgentSettings,
+  key: AgentKey,
+  options: { paths: LinkPaths; spec: Spec; netDir: string; more?: Partial<ServedAgentInput> },
+): ServedAgentInput {
   const entry: ServedAgentInput = { id: agent.id, name: agent.name, key: encodeKey(key) };
   if (agent.harness === "link") {
     Object.assign(entry, options.more);
@@ -41,7 +50,7 @@ export function harnessInputLine(
       entry.store = { socket: `${options.netDir}/${basename(storeSocketPath(options.paths, agent.id))}` };
     }
   }
-  return `${JSON.stringify({ agents: [entry] })}\n`;
+  return entry;
 }
 
 /**

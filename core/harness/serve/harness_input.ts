@@ -23,6 +23,16 @@ export const ServedAgentInput = z.strictObject({
    * memory/, LAY-7), kept from them with Landlock; run's commands are not confined when not given.
    */
   keepFromRun: z.array(z.string()).optional(),
+  /**
+   * Variables run's commands get over the process's own: a shared harness's agent's own proxy
+   * (HTTP_PROXY and the rest), since the process serves several agents, each behind its own.
+   */
+  runEnv: z.record(z.string(), z.string()).optional(),
+  /**
+   * Folders run's commands may neither read nor write: in a shared harness, the other agents'
+   * (PRC-2, PRC-4), which the process itself serves.
+   */
+  hideFromRun: z.array(z.string()).optional(),
   /** The store bridge's socket, when a driver outside the sandbox keeps the conversations (TRN-14). */
   store: z.strictObject({ socket: z.string() }).optional(),
   /**

@@ -153,7 +153,8 @@ async function ownTools(input: ServedAgentInput, base: ToolBase, store: OpenStor
       import("../tools/mod.ts"),
       import("./harness_tools.ts"),
     ]);
-    const runner = input.keepFromRun && new ConfinedRun(input.keepFromRun);
+    const runner = input.keepFromRun &&
+      new ConfinedRun(input.keepFromRun, { env: input.runEnv, hide: input.hideFromRun });
     const tools = builtinTools({ grants: base.grants });
     return { tools: harnessTurnTools(tools, { ...base, runCommand: runner?.run }, store), runner };
   };

@@ -13,3 +13,9 @@ export async function runHarnessServeRole(args: string[], signal: AbortSignal): 
   const { runHarnessServeRole: run } = await import("./run_harness_serve_role.ts");
   return await run(args, signal);
 }
+
+/** `lnk harness host`: the shared harness's process in its sandbox, serving agents as they join (PRC-2). */
+export async function runHarnessHostRole(args: string[], signal: AbortSignal): Promise<number> {
+  const { runHarnessHostRole: run } = await import("./run_harness_host_role.ts");
+  return await run(args, signal);
+}

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  loadSettings,
+  services,
+  sharedHarnessNames,
+  sharedHarnessSocketPath,
+} from "../../../../core/agent/mod.ts";
+import { serveFakeModel } from "../../../fakes/fake_model.ts";
+import { waitForLog } from "../idle/_service_log.ts";
+import { tempHome } from "../../../support/mod.ts";
+import { askEndpoint, runStdout, sandboxedTest, toolResult } from "../sandboxed/_support.ts";
+import {
+  descendants,
+  type Dialled,
+  hostedAgent,
+  launch,
+  mountPoints,
+  REAL_KEY,
+  sharingHome,
+} from "./_support.ts";
+
+sandboxedTest(
+  "shared_harness: three agents of one owner share one harness process, each with its own proxy and key; another owner's agent gets its own (PRC-2, PRC-4)",
+  async () => {
+    await using model = await serveFakeModel({ key: REAL_KEY });
+    await using home = await tempHome();
+    await sharingHome(home);
+    const [a, b, c] = [
+      await hostedAgent(home, "main"),
+      await hostedAgent(home, "ada"),
+      await hostedAgent(home, "bo"),
+    ];
+    const p = await hostedAgent(home, "pia", "acct-other");
+    await Deno.writeTextFile(join(b.layout.home, "secret.txt"), "b's own");
+    await Deno.writeTextFile(join(p.layout.home, "secret.txt"), "p's own");
+    const dialled: Dialled = [];
+    await using ha = await launch(home, a, model, dialled);
+    await using hb = await launch(home, b, model, dialled);
+    await using hc = await launch(home, c, model, dialled);
+    await using hp = await launch(home, p, model, dialled);
+    assert.deepEqual([hb.pid, hc.pid], [ha.pid, ha.pid]);
+    assert.notEqual(hp.pid, ha.pid);
+    assert.deepEqual([ha.sandboxed, ha.proxied, hp.sandboxed, hp.proxied], [true, true, true, true]);
+
+    // Each answers at its own socket, its model call going out through its own proxy with the key added there.
+    for (const [agent, text] of [[a, "A"], [b, "B"], [c, "C"], [p, "P"]] as const) {
+      model.reply(`answer ${text}`);
+      assert.equal(await askEndpoint(home, agent, "hi"), `answer ${text}`);
+      const request = await model.nextRequest();
+      assert.equal(request.headers.authorization, `Bearer ${REAL_KEY}`);
+    }
+    assert.deepEqual(dialled, [a.id, b.id, c.id, p.id]);
+    // No process holds folders of both owners: each sandbox shows its owner's agents alone.
+    const shown = async (pid: number) =>
+      (await Promise.all([pid, ...await descendants(pid)].map(mountPoints))).flat();
+    const ownerO = await shown(ha.pid), ownerP = await shown(hp.pid);
+    for (const agent of [a, b, c]) {
+      assert.ok(ownerO.includes(agent.layout.home), `${agent.name} in O's sandbox`);
+    }
+    assert.equal(ownerO.some((m) => m.startsWith(p.layout.home) || m.startsWith(p.layout.agent)), false);
+    assert.equal(ownerP.some((m) => [a, b, c].some((x) => m.startsWith(x.layout.home))), false);
+
+    // A's commands see A's Home but no other agent's, and its own proxy alone.
+    model.replyToolCall("run", {
+      command: [
+        "sh",
+        "-c",
+        `cat secret.txt 2>&1; cat ${join(b.layout.home, "secret.txt")} 2>&1; env | grep -i ^http_proxy=`,
+      ],
+    });
+    model.reply("done");
+    await Deno.writeTextFile(join(a.layout.home, "secret.txt"), "a's own");
+    assert.equal(await askEndpoint(home, a, "look"), "done");
+    await model.nextRequest();
+    const out = runStdout(toolResult(await model.nextRequest()));
+    assert.match(out, /^a's own/);
+    assert.match(out, /Permission denied/);
+    assert.equal(out.includes("b's own"), false);
+    assert.match(out, new RegExp(`http_proxy=http://[^@]+@127\\.0\\.0\\.1:\\d+`));
+  },
+);
+
+sandboxedTest(
+  "shared_harness: an agent that reaches more than its proxy, or came after the shared harness started, keeps a sandbox of its own (PRC-3)",
+  async () => {
+    await using model = await serveFakeModel({ key: REAL_KEY });
+    await using home = await tempHome();
+    await sharingHome(home);
+    const a = await hostedAgent(home, "main");
+    const host = await hostedAgent(home, "hosty");
+    const sandboxToml = join(host.layout.config, "sandbox.toml");
+    await Deno.writeTextFile(
+      sandboxToml,
+      (await Deno.readTextFile(sandboxToml)).replace('mode = "proxy"', 'mode = "host"'),
+    );
+    const dialled: Dialled = [];
+    await using ha = await launch(home, a, model, dialled);
+    await using hh = await launch(home, host, model, dialled);
+    assert.notEqual(hh.pid, ha.pid);
+    assert.deepEqual([hh.sandboxed, hh.proxied], [true, false]);
+    // Created once the shared sandbox was made, with another agent on it: its folders are not in it.
+    const late = await hostedAgent(home, "late");
+    await using hl = await launch(home, late, model, dialled);
+    assert.notEqual(hl.pid, ha.pid);
+    assert.deepEqual([hl.sandboxed, hl.proxied], [true, true]);
+    model.reply("late answer");
+    assert.equal(await askEndpoint(home, late, "hi"), "late answer");
+  },
+);
+
+sandboxedTest(
+  "shared_harness: an agent started again within the linger finds the same harness; with no agent it ends after its linger (PRC-15, PRC-16; LNK_HARNESS_LINGER shortens it for this test)",
+  async () => {
+    await using model = await serveFakeModel({ key: REAL_KEY });
+    await using home = await tempHome();
+    await sharingHome(home);
+    const a = await hostedAgent(home, "main");
+    const owner = (await loadSettings(home.paths, a.id)).owner;
+    const dialled: Dialled = [];
+    const first = await launch(home, a, model, dialled);
+    await first.stop();
+    // Started again at once, well within the 20 s linger: the same harness process.
+    await using again = await launch(home, a, model, dialled);
+    assert.equal(again.pid, first.pid);
+    model.reply("still here");
+    assert.equal(await askEndpoint(home, a, "hi"), "still here");
+    await again.stop();
+    // The service stopped, then started with a short linger: it ends 1 s after its last agent.
+    await services.detachedBackend(home.paths).stop(sharedHarnessNames(owner));
+    home.env.set("LNK_HARNESS_LINGER", "1s");
+    const short = await launch(home, a, model, dialled);
+    assert.notEqual(short.pid, first.pid);
+    await short.stop();
+    const log = join(home.paths.run, `${sharedHarnessNames(owner).base}.log`);
+    await waitForLog(log, (e) => e.msg === "Shared harness ended after its linger");
+    // The first service's stop said so too: this is the second's.
+    await waitForLog(log, (e) => e.msg === "Shared harness stopped", 2);
+    // Its sandbox went with it, and nothing answers at its socket.
+    const state = await Deno.readTextFile(`/proc/${short.pid}/stat`).then(
+      (t) => t.split(") ")[1]![0],
+      () => "gone",
+    );
+    assert.ok(state === "gone" || state === "Z", `the sandbox is ${state}`);
+    await assert.rejects(Deno.stat(sharedHarnessSocketPath(home.paths, owner)), Deno.errors.NotFound);
+  },
+);
