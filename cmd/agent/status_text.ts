@@ -7,7 +7,7 @@ export function statusText(s: AgentStatus): string {
   const state = s.state === "died" ? `DIED (${s.reason ?? "see `lnk agent logs`"})` : s.state;
   return [
     `${s.name} (${s.id}): ${state}`,
-    `  harness: ${s.harness}, sandbox ${s.sandbox}`,
+    `  harness: ${s.harness}, sandbox ${s.sandbox}${s.sharedHarness ? " (its owner's shared harness)" : ""}`,
     `  port:    ${s.ports.endpoint} (block ${s.ports.block}-${s.ports.block + 9})`,
     `  services: ${bridge} ${serviceText(s.services.bridge)}, agent ${serviceText(s.services.agent)}`,
   ].join("\n");

@@ -18,6 +18,8 @@ export interface AgentStatus {
   harness: string;
   state: AgentState;
   sandbox: "on" | "off";
+  /** Awake on its owner's shared harness, one process serving its owner's agents (PRC-2). */
+  sharedHarness?: boolean;
   /** Which bridge carries it: its own, or the one every agent shares (`shared_bridge`, PRC-6). */
   bridge: "own" | "shared";
   ports: { endpoint: number; block: number };
@@ -54,6 +56,7 @@ export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Prom
     ports: agent.ports,
     services: { agent: agentService, bridge },
   };
+  if (harness?.shared && state === "running") status.sharedHarness = true;
   if (shared?.lost) status.reason = shared.lost;
   else if (state === "died" && harness?.service.died && !bridge.died) {
     status.reason = `its harness stopped unbidden${harness.reason ? `: ${harness.reason}` : ""}`;

@@ -13,6 +13,8 @@ export interface HarnessProcess extends AsyncDisposable {
   /** Whether it runs in a sandbox, and whether behind its proxy (GRT-23's `proxied`). */
   readonly sandboxed: boolean;
   readonly proxied: boolean;
+  /** It is the owner's shared harness, which serves the agent among others (PRC-2). */
+  readonly shared?: boolean;
   /** Stops the harness (SIGTERM, then a kill after the grace time) and what it ran with. */
   stop(): Promise<void>;
 }

@@ -14,6 +14,8 @@ export const HarnessRecord = z.strictObject({
   /** The bridge that runs it; a record from another bridge is stale. */
   bridgePid: z.number().int().positive(),
   sandboxed: z.boolean(),
+  /** It is the owner's shared harness, serving this agent among others (PRC-2). */
+  shared: z.boolean().optional(),
   started: z.string(),
   /** It exited unbidden; the next message starts it again. */
   died: z.strictObject({ code: z.number().int(), at: z.string() }).optional(),
@@ -70,6 +72,8 @@ export async function readHarnessRecord(
 export interface HarnessState {
   readonly service: ServiceState;
   readonly reason?: string;
+  /** The owner's shared harness serves it (PRC-2). */
+  readonly shared?: boolean;
 }
 
 /**
@@ -87,6 +91,8 @@ export async function harnessState(
     return { service: { running: false, died: true }, reason: `it exited with code ${record.died.code}` };
   }
   // Its command line names the agent (its sockets' folder): a pid reused since is not it.
-  if (await processAlive(record.pid, agentId)) return { service: { running: true, pid: record.pid } };
+  if (await processAlive(record.pid, agentId)) {
+    return { service: { running: true, pid: record.pid }, shared: record.shared };
+  }
   return { service: { running: false, died: true } };
 }

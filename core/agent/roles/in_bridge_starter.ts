@@ -91,6 +91,7 @@ class BridgeStarter implements InBridgeStarter {
         pid: harness.pid,
         bridgePid: Deno.pid,
         sandboxed: harness.sandboxed,
+        ...(harness.shared ? { shared: true } : {}),
         started: new Date().toISOString(),
       };
       this.#died = undefined;
@@ -102,6 +103,7 @@ class BridgeStarter implements InBridgeStarter {
         pid: harness.pid,
         sandboxed: harness.sandboxed,
         proxied: harness.proxied,
+        shared: harness.shared ?? false,
       });
     } catch (err) {
       await this.stop().catch(() => {});

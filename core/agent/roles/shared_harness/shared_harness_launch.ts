@@ -69,7 +69,15 @@ export async function launchOnSharedHarness(
     signal: null,
   }));
   log.info("Agent joined its owner's shared harness", { agent: agent.id, pid: joined.pid });
-  return { pid: joined.pid, status, sandboxed: true, proxied: true, stop, [Symbol.asyncDispose]: stop };
+  return {
+    pid: joined.pid,
+    status,
+    sandboxed: true,
+    proxied: true,
+    shared: true,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
 }
 
 interface Joined {

@@ -8,7 +8,7 @@ import {
 } from "../../../../core/agent/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { waitForLog } from "../idle/_service_log.ts";
-import { tempHome } from "../../../support/mod.ts";
+import { runCli, runJson, tempHome } from "../../../support/mod.ts";
 import { askEndpoint, runStdout, sandboxedTest, toolResult } from "../sandboxed/_support.ts";
 import {
   descendants,
@@ -143,5 +143,53 @@ sandboxedTest(
     );
     assert.ok(state === "gone" || state === "Z", `the sandbox is ${state}`);
     await assert.rejects(Deno.stat(sharedHarnessSocketPath(home.paths, owner)), Deno.errors.NotFound);
+  },
+);
+
+sandboxedTest(
+  "lnk agent start with shared_harness: two agents awake on one harness process, status says so; stopping the agent that started it leaves it to the other (PRC-2, PRC-16)",
+  async () => {
+    await using home = await tempHome();
+    await sharingHome(home);
+    const a = await hostedAgent(home, "main");
+    await hostedAgent(home, "work");
+    await runJson(["agent", "start", "--agent", "main"], home);
+    await runJson(["agent", "start", "--agent", "work"], home);
+    type Status = { state: string; sharedHarness?: boolean; services: { agent: { pid?: number } } };
+    const [sa, sb] = [
+      await runJson<Status>(["agent", "status", "--agent", "main"], home),
+      await runJson<Status>(["agent", "status", "--agent", "work"], home),
+    ];
+    assert.deepEqual([sa.state, sa.sharedHarness, sb.state, sb.sharedHarness], [
+      "running",
+      true,
+      "running",
+      true,
+    ]);
+    assert.equal(sb.services.agent.pid, sa.services.agent.pid);
+    const text = await runCli(["agent", "status", "--agent", "work"], home);
+    assert.match(text.stdout, /sandbox on \(its owner's shared harness\)/);
+    await runJson(["agent", "stop", "--agent", "main"], home);
+    const after = await runJson<Status>(["agent", "status", "--agent", "work"], home);
+    assert.deepEqual([after.state, after.services.agent.pid], ["running", sa.services.agent.pid]);
+    assert.equal((await runJson<Status>(["agent", "status", "--agent", a.name], home)).state, "stopped");
+  },
+);
+
+sandboxedTest(
+  "by default two agents of one owner each run their own sandbox and harness (PRC-1)",
+  async () => {
+    await using model = await serveFakeModel({ key: REAL_KEY });
+    await using home = await tempHome();
+    home.env.set("OPENAI_API_KEY", REAL_KEY);
+    const a = await hostedAgent(home, "main");
+    const b = await hostedAgent(home, "work");
+    const dialled: Dialled = [];
+    await using ha = await launch(home, a, model, dialled);
+    await using hb = await launch(home, b, model, dialled);
+    assert.notEqual(ha.pid, hb.pid);
+    assert.deepEqual([ha.shared, hb.shared], [undefined, undefined]);
+    const shown = await mountPoints((await descendants(ha.pid)).at(-1)!);
+    assert.equal(shown.some((m) => m.startsWith(b.layout.home)), false);
   },
 );
