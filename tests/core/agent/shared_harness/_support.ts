@@ -47,14 +47,26 @@ export async function launch(
   model: FakeModel,
   dialled: Dialled,
 ): Promise<HarnessProcess> {
+  return await (await prepare(home, agent, model, dialled))();
+}
+
+/** Prepares the agent's start once, as its bridge does while it sleeps; each call of what it returns is one wake. */
+export async function prepare(
+  home: TempHome,
+  agent: TestAgent,
+  model: FakeModel,
+  dialled: Dialled,
+): Promise<() => Promise<HarnessProcess>> {
   const ctx = agentContext(home.env);
   const settings = await loadSettings(home.paths, agent.id);
-  const key = await bindKey(home.paths, agent.id);
   const prepared = await prepareAgentLaunch(ctx, settings, {
     modelCandidates: [],
     upstream: upstream(agent, model, dialled),
   });
-  return await prepared.launch(key, { socket: join(home.paths.net(agent.id), "endpoint.sock") });
+  return async () => {
+    const key = await bindKey(home.paths, agent.id);
+    return await prepared.launch(key, { socket: join(home.paths.net(agent.id), "endpoint.sock") });
+  };
 }
 
 function upstream(agent: TestAgent, model: FakeModel, dialled: Dialled): ProxyUpstream {
