@@ -1,7 +1,8 @@
 import type { AgentContext } from "./context.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
-import { sharedBridgeLogs, sharedCarriage } from "./roles/shared/mod.ts";
+import { agentLinesOf, sharedBridgeLogs, sharedCarriage } from "./roles/shared/mod.ts";
+import { sharedHarnessNames } from "./roles/shared_harness/shared_harness_service.ts";
 import { harnessState } from "./roles/harness_record.ts";
 
 /**
@@ -88,5 +89,8 @@ export async function agentLogs(ctx: AgentContext, agent: AgentSettings, lines =
   }
   const shared = await sharedBridgeLogs(ctx, agent.id, lines);
   if (shared) parts.push(shared.split("\n").map((l) => `shared bridge: ${l}`).join("\n"));
+  // Its owner's shared harness, where its turns ran while it served it (PRC-2).
+  const harness = await agentLinesOf(ctx, sharedHarnessNames(agent.owner), agent.id, lines).catch(() => "");
+  if (harness) parts.push(harness.split("\n").map((l) => `shared harness: ${l}`).join("\n"));
   return parts.join("\n");
 }

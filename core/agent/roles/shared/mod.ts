@@ -36,7 +36,7 @@ export {
   stayOnSharedBridge,
 } from "./shared_start.ts";
 /** The shared bridge's log lines naming one agent, for `lnk agent logs`. */
-export { sharedBridgeLogs } from "./shared_bridge_logs.ts";
+export { agentLinesOf, sharedBridgeLogs } from "./shared_bridge_logs.ts";
 /** Where the shared bridge stands for an agent, for `lnk agent status`. */
 export { type SharedCarriage, sharedCarriage } from "./shared_status.ts";
 /** Ending a process no agent owns after a while (PRC-15). */

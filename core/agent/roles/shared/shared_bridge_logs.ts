@@ -1,5 +1,5 @@
 import type { AgentContext } from "../../context.ts";
-import { pickBackend, SHARED_BRIDGE_NAMES } from "../../services/mod.ts";
+import { pickBackend, type ServiceNames, SHARED_BRIDGE_NAMES } from "../../services/mod.ts";
 
 /** How many of the shared bridge's last lines are searched for one agent's. */
 const SEARCHED = 5000;
@@ -9,12 +9,26 @@ const SEARCHED = 5000;
  * harness's start and end), the last `lines` of them: the shared log is every agent's, so lines
  * naming no agent or another are left out.
  */
-export async function sharedBridgeLogs(ctx: AgentContext, agentId: string, lines: number): Promise<string> {
+export function sharedBridgeLogs(ctx: AgentContext, agentId: string, lines: number): Promise<string> {
+  return agentLinesOf(ctx, SHARED_BRIDGE_NAMES, agentId, lines);
+}
+
+/**
+ * The last `lines` log lines of a service many agents share (the shared bridge, an owner's shared
+ * harness) that name the agent, by `agent` or among `agents`.
+ */
+export async function agentLinesOf(
+  ctx: AgentContext,
+  names: ServiceNames,
+  agentId: string,
+  lines: number,
+): Promise<string> {
   const backend = await pickBackend(ctx.paths, ctx.env);
-  const text = await backend.logs(SHARED_BRIDGE_NAMES, SEARCHED).catch(() => "");
+  const text = await backend.logs(names, SEARCHED).catch(() => "");
   const mine = text.split("\n").filter((line) => {
     try {
-      return (JSON.parse(line) as { agent?: unknown }).agent === agentId;
+      const entry = JSON.parse(line) as { agent?: unknown; agents?: unknown };
+      return entry.agent === agentId || (Array.isArray(entry.agents) && entry.agents.includes(agentId));
     } catch {
       return false;
     }

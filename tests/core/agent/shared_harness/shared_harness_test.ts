@@ -169,6 +169,9 @@ sandboxedTest(
     assert.equal(sb.services.agent.pid, sa.services.agent.pid);
     const text = await runCli(["agent", "status", "--agent", "work"], home);
     assert.match(text.stdout, /sandbox on \(its owner's shared harness\)/);
+    // Its turns run in the shared harness: its log lines there are among its logs.
+    const logs = await runCli(["agent", "logs", "--agent", "work"], home);
+    assert.match(logs.stdout, /^shared harness: .*"Shared harness serves an agent"/m);
     await runJson(["agent", "stop", "--agent", "main"], home);
     const after = await runJson<Status>(["agent", "status", "--agent", "work"], home);
     assert.deepEqual([after.state, after.services.agent.pid], ["running", sa.services.agent.pid]);
