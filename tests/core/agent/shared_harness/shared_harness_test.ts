@@ -78,6 +78,15 @@ sandboxedTest(
     assert.match(out, /Permission denied/);
     assert.equal(out.includes("b's own"), false);
     assert.match(out, new RegExp(`http_proxy=http://[^@]+@127\\.0\\.0\\.1:\\d+`));
+
+    // Nor can they end the one process every agent of the owner shares: the signal is refused.
+    model.replyToolCall("run", { command: ["sh", "-c", "kill -KILL $PPID; echo exit=$?"] });
+    model.reply("tried");
+    assert.equal(await askEndpoint(home, a, "end it"), "tried");
+    await model.nextRequest();
+    assert.match(runStdout(toolResult(await model.nextRequest())), /exit=[1-9]/);
+    model.reply("b still here");
+    assert.equal(await askEndpoint(home, b, "hi"), "b still here");
   },
 );
 
