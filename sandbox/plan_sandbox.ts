@@ -104,23 +104,18 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
   addPathMounts(list, input.spec, ctx);
   const notices: string[] = [];
   const ensure: string[] = [input.harnessHome];
-  if (input.agent) {
-    ensure.push(...addFilesMounts(list, input.spec, input.agent, {
+  // Each agent's folders per its own [files], the same way (its Home and Agent/ collections).
+  const addAgent = (spec: SandboxSpec, agent: SandboxAgent, source?: SpecSource) =>
+    ensure.push(...addFilesMounts(list, spec, agent, {
       mode: input.folders ?? "layout",
       harnessWritesChats: input.harnessWritesChats ?? false,
       harnessWritesNotes: input.harnessWritesNotes ?? false,
-      source: input.source,
+      source,
       notices,
     }));
-  }
+  if (input.agent) addAgent(input.spec, input.agent, input.source);
   for (const also of input.also ?? []) {
-    ensure.push(...addFilesMounts(list, also.spec, also.agent, {
-      mode: input.folders ?? "layout",
-      harnessWritesChats: input.harnessWritesChats ?? false,
-      harnessWritesNotes: input.harnessWritesNotes ?? false,
-      source: also.source,
-      notices,
-    }));
+    addAgent(also.spec, also.agent, also.source);
     list.add(LAYER.own, { kind: "rw", src: also.netDir, dest: also.netDir });
     ensure.push(also.netDir);
   }
