@@ -80,7 +80,7 @@ async function join(harness: SharedHarness, req: Request): Promise<Response> {
     throw new LinkError("USAGE", `Cannot join the shared harness: ${parsed.error.message}`);
   }
   const id = parsed.data.agent.id;
-  const { pid, status } = await harness.join(parsed.data);
+  const { pid, status, join } = await harness.join(parsed.data);
   let left = false;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -93,7 +93,7 @@ async function join(harness: SharedHarness, req: Request): Promise<Response> {
     },
     cancel() {
       // The bridge went (stopped or died): the agent leaves.
-      if (!left) void harness.leave(id);
+      if (!left) void harness.leave(id, join);
       left = true;
     },
   });

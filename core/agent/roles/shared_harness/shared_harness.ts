@@ -32,7 +32,9 @@ export interface SharedHarnessState {
 export class SharedHarness implements AsyncDisposable {
   readonly #ctx: AgentContext;
   readonly #owner: string;
-  readonly #joined = new Set<string>();
+  /** The agents served, each with the number of its join, so a gone bridge's end lets go of its own join alone. */
+  readonly #joined = new Map<string, number>();
+  #joins = 0;
   readonly #linger: Linger;
   readonly #ended = Promise.withResolvers<void>();
   #sandbox: SharedSandbox | undefined;
@@ -55,14 +57,14 @@ export class SharedHarness implements AsyncDisposable {
     return {
       owner: this.#owner,
       pid: this.#sandbox?.pid ?? null,
-      agents: [...this.#joined],
+      agents: [...this.#joined.keys()],
       lingering: this.#linger.lingering,
       ending: this.#ending,
     };
   }
 
   /** Serves one agent of this owner; resolves with its sandbox's PID once the host serves it. */
-  join(request: HostJoin): Promise<{ pid: number; status: Promise<Deno.CommandStatus> }> {
+  join(request: HostJoin): Promise<{ pid: number; status: Promise<Deno.CommandStatus>; join: number }> {
     return this.#serial(async () => {
       if (this.#ending) {
         throw new LinkError("SERVICE_FAILED", "The shared harness is ending", { hint: "Start again" });
@@ -82,7 +84,7 @@ export class SharedHarness implements AsyncDisposable {
       const print = memberPrint(policy);
       let sandbox = this.#sandbox;
       if (sandbox && sandbox.members.get(id) !== print) {
-        const others = [...this.#joined].filter((a) => a !== id);
+        const others = [...this.#joined.keys()].filter((a) => a !== id);
         if (others.length > 0) {
           throw new LinkError(
             "CONFLICT",
@@ -96,16 +98,22 @@ export class SharedHarness implements AsyncDisposable {
       sandbox ??= await this.#startSandbox();
       const hideFromRun = [...sandbox.folders].filter(([other]) => other !== id).flatMap(([, f]) => f);
       await sandbox.join({ ...request, agent: { ...request.agent, hideFromRun } });
-      this.#joined.add(id);
+      const join = ++this.#joins;
+      this.#joined.set(id, join);
       this.#linger.set(this.#joined.size);
-      return { pid: sandbox.pid, status: sandbox.status };
+      return { pid: sandbox.pid, status: sandbox.status, join };
     });
   }
 
-  /** Lets one agent go, once its turns have settled; the linger starts after the last. */
-  leave(id: string): Promise<void> {
+  /**
+   * Lets one agent go, once its turns have settled; the linger starts after the last. With `join`,
+   * only that join: a bridge's answer ending late never lets go of the agent joined again since.
+   */
+  leave(id: string, join?: number): Promise<void> {
     return this.#serial(async () => {
-      if (!this.#joined.delete(id)) return;
+      const current = this.#joined.get(id);
+      if (current === undefined || (join !== undefined && join !== current)) return;
+      this.#joined.delete(id);
       await this.#sandbox?.leave(id);
       this.#linger.set(this.#joined.size);
     });

@@ -205,3 +205,20 @@ sandboxedTest(
     assert.equal(shown.some((m) => m.startsWith(b.layout.home)), false);
   },
 );
+
+sandboxedTest(
+  "a bridge killed with its agent on the shared harness: the shared harness lets the agent go (PRC-2)",
+  async () => {
+    await using home = await tempHome();
+    await sharingHome(home);
+    const a = await hostedAgent(home, "main");
+    await runJson(["agent", "start", "--agent", "main"], home);
+    type Status = { state: string; services: { bridge: { pid?: number } } };
+    const status = await runJson<Status>(["agent", "status", "--agent", "main"], home);
+    Deno.kill(status.services.bridge.pid!, "SIGKILL");
+    const owner = (await loadSettings(home.paths, a.id)).owner;
+    const log = join(home.paths.run, `${sharedHarnessNames(owner).base}.log`);
+    await waitForLog(log, (e) => e.msg === "Shared harness let an agent go" && e.agent === a.id);
+    assert.equal((await runJson<Status>(["agent", "status", "--agent", "main"], home)).state, "died");
+  },
+);
