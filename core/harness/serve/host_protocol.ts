@@ -16,6 +16,15 @@ export const HostJoin = z.strictObject({
 });
 export type HostJoin = z.infer<typeof HostJoin>;
 
+/**
+ * One agent's own places for its commands in a shared harness's sandbox, where `home` is the
+ * harness's HOME: its HOME and TMPDIR, each kept from the owner's other agents' commands, as the
+ * sandbox's /tmp and home are the one harness's (a harness of its own has them to itself).
+ */
+export function hostedPlaces(home: string, agentId: string): { home: string; tmp: string } {
+  return { home: `${home.replace(/\/+$/, "")}/agents/${agentId}`, tmp: `/tmp/${agentId}` };
+}
+
 /** A line on the host role's stdin: an agent joins, or leaves by its ID. */
 export const HostCommand = z.union([
   z.strictObject({ join: HostJoin }),

@@ -1,7 +1,13 @@
 import { announceReady, decodeKey, homeFrom, LinkPaths, logger } from "../../base/mod.ts";
 import { serveRelay } from "../../../sandbox/relay.ts";
 import { openHarnessEndpoint } from "./harness_endpoint.ts";
-import { HOST_EVENT_PREFIX, HostCommand, type HostEvent, type HostJoin } from "./host_protocol.ts";
+import {
+  HOST_EVENT_PREFIX,
+  HostCommand,
+  hostedPlaces,
+  type HostEvent,
+  type HostJoin,
+} from "./host_protocol.ts";
 import { loadServedAgent } from "./load_served_agent.ts";
 
 const log = logger("harness");
@@ -72,7 +78,13 @@ async function join(request: HostJoin, paths: LinkPaths): Promise<Hosted> {
       await serveRelay({ kind: "tcp-to-unix", port: request.proxy.port, socket: request.proxy.socket }),
     );
   }
-  const { agent } = request;
+  // Its commands' own HOME and TMPDIR: the others' are hidden from them (hideFromRun).
+  const places = hostedPlaces(Deno.env.get("HOME") ?? "/tmp", request.agent.id);
+  for (const dir of [places.home, places.tmp]) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const agent = {
+    ...request.agent,
+    runEnv: { ...request.agent.runEnv, HOME: places.home, TMPDIR: places.tmp },
+  };
   const endpoint = stack.use(
     await openHarnessEndpoint({
       socket: request.socket,

@@ -1,5 +1,5 @@
 import { type Clock, LinkError, logger } from "../../../base/mod.ts";
-import type { HostJoin } from "../../../harness/serve/host_protocol.ts";
+import { hostedPlaces, type HostJoin } from "../../../harness/serve/host_protocol.ts";
 import { listAgents } from "../../agents.ts";
 import type { AgentContext } from "../../context.ts";
 import { harnessPolicy } from "../../grants/mod.ts";
@@ -96,7 +96,14 @@ export class SharedHarness implements AsyncDisposable {
         sandbox = undefined;
       }
       sandbox ??= await this.#startSandbox();
-      const hideFromRun = [...sandbox.folders].filter(([other]) => other !== id).flatMap(([, f]) => f);
+      // The other agents' folders and their commands' own places, and /dev/shm, which all would share.
+      const hideFromRun = [
+        ...[...sandbox.folders].filter(([other]) => other !== id).flatMap(([other, folders]) => {
+          const places = hostedPlaces(sandbox.home, other);
+          return [...folders, places.home, places.tmp];
+        }),
+        "/dev/shm",
+      ];
       await sandbox.join({ ...request, agent: { ...request.agent, hideFromRun } });
       const join = ++this.#joins;
       this.#joined.set(id, join);

@@ -39,6 +39,8 @@ export interface SharedSandbox extends AsyncDisposable {
   readonly status: Promise<Deno.CommandStatus>;
   /** Each member's print (memberPrint) as planned, by ID. */
   readonly members: ReadonlyMap<string, string>;
+  /** The harness's HOME inside, as a real path. */
+  readonly home: string;
   /** Each member's folders as the sandbox shows them, for hiding them from the others' commands. */
   readonly folders: ReadonlyMap<string, readonly string[]>;
   /** Hands the host one agent; resolves once it serves it, or throws why not. */
@@ -83,6 +85,7 @@ export async function startSharedSandbox(
   });
   const all = [input.agent!, ...(input.also ?? []).map((a) => a.agent)];
   return await hostOf(sandbox, {
+    home: input.harnessHome,
     members: new Map(policies.map((p) => [p.agent.id, memberPrint(p)])),
     folders: new Map(all.map((a) => [a.id, [a.home, a.agentDir]])),
   });
@@ -91,7 +94,7 @@ export async function startSharedSandbox(
 /** Talks to the host role in a started sandbox: its ready line, then one answer per command. */
 async function hostOf(
   sandbox: SandboxProcess,
-  known: Pick<SharedSandbox, "members" | "folders">,
+  known: Pick<SharedSandbox, "home" | "members" | "folders">,
 ): Promise<SharedSandbox> {
   const waiting = new Map<string, PromiseWithResolvers<HostEvent>>();
   const ready = Promise.withResolvers<void>();

@@ -79,6 +79,30 @@ sandboxedTest(
     assert.equal(out.includes("b's own"), false);
     assert.match(out, new RegExp(`http_proxy=http://[^@]+@127\\.0\\.0\\.1:\\d+`));
 
+    // Each agent's commands have their own HOME and TMPDIR, kept from the others'; /tmp and
+    // /dev/shm, which all would share, take nothing new.
+    model.replyToolCall("run", {
+      command: ["sh", "-c", 'echo b > "$TMPDIR/x" && echo b > "$HOME/y" && echo "places $HOME $TMPDIR"'],
+    });
+    model.reply("written");
+    assert.equal(await askEndpoint(home, b, "write"), "written");
+    await model.nextRequest();
+    const [, bHome, bTmp] = runStdout(toolResult(await model.nextRequest())).trim().split(" ");
+    assert.equal(bTmp, `/tmp/${b.id}`);
+    model.replyToolCall("run", {
+      command: [
+        "sh",
+        "-c",
+        `cat ${bTmp}/x ${bHome}/y; echo a > /tmp/z; echo a > /dev/shm/z; echo a > "$TMPDIR/ok" && echo own-ok`,
+      ],
+    });
+    model.reply("read");
+    assert.equal(await askEndpoint(home, a, "read"), "read");
+    await model.nextRequest();
+    const tried = toolResult(await model.nextRequest());
+    assert.equal(runStdout(tried).trim(), "own-ok");
+    assert.equal((tried.match(/Permission denied/g) ?? []).length, 4, tried);
+
     // Nor can they end the one process every agent of the owner shares: the signal is refused.
     model.replyToolCall("run", { command: ["sh", "-c", "kill -KILL $PPID; echo exit=$?"] });
     model.reply("tried");
