@@ -15,7 +15,7 @@ export function sharedBridgeLogs(ctx: AgentContext, agentId: string, lines: numb
 
 /**
  * The last `lines` log lines of a service many agents share (the shared bridge, an owner's shared
- * harness) that name the agent, by `agent` or among `agents`.
+ * harness) that name the agent by `agent`: a line naming several is every agent's, not its.
  */
 export async function agentLinesOf(
   ctx: AgentContext,
@@ -27,8 +27,7 @@ export async function agentLinesOf(
   const text = await backend.logs(names, SEARCHED).catch(() => "");
   const mine = text.split("\n").filter((line) => {
     try {
-      const entry = JSON.parse(line) as { agent?: unknown; agents?: unknown };
-      return entry.agent === agentId || (Array.isArray(entry.agents) && entry.agents.includes(agentId));
+      return (JSON.parse(line) as { agent?: unknown }).agent === agentId;
     } catch {
       return false;
     }
