@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type AgentKey, LinkError, lockFile, logger } from "../../../base/mod.ts";
+import { type AgentKey, type ErrorCode, LinkError, lockFile, logger } from "../../../base/mod.ts";
 import { startSandboxProxy } from "../../../../sandbox/mod.ts";
 import type { AgentContext } from "../../context.ts";
 import { pickBackend } from "../../services/mod.ts";
@@ -97,7 +97,6 @@ async function joinShared(
   for (let attempt = 1;; attempt++) {
     await ensureSharedHarness(ctx, owner);
     const abort = new AbortController();
-    signal?.addEventListener("abort", () => abort.abort(), { once: true });
     const client = Deno.createHttpClient({
       proxy: { transport: "unix", path: sharedHarnessSocketPath(ctx.paths, owner) },
     });
@@ -106,7 +105,7 @@ async function joinShared(
       method: "POST",
       body: JSON.stringify(request),
       headers: { "content-type": "application/json" },
-      signal: abort.signal,
+      signal: signal ? AbortSignal.any([signal, abort.signal]) : abort.signal,
     }).catch(() => undefined);
     if (!res) {
       client.close();
@@ -116,10 +115,10 @@ async function joinShared(
       });
     }
     if (!res.ok) {
-      const { error } = await res.json() as { error: { code: string; message: string; hint?: string } };
+      const { error } = await res.json() as { error: { code: ErrorCode; message: string; hint?: string } };
       client.close();
       if (error.message === "The shared harness is ending" && attempt < 3) continue;
-      throw new LinkError(error.code as never, error.message, { hint: error.hint });
+      throw new LinkError(error.code, error.message, { hint: error.hint });
     }
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let first = "";
