@@ -7,7 +7,9 @@ import {
   sharedHarnessSocketPath,
 } from "../../../../core/agent/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { waitForLog } from "../idle/_service_log.ts";
+import { serviceLog, waitForLog } from "../idle/_service_log.ts";
+import { decodeKey } from "../../../../core/base/mod.ts";
+import { openEndpoint } from "../../../../connections/mod.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
 import { askEndpoint, runStdout, sandboxedTest, toolResult } from "../sandboxed/_support.ts";
 import {
@@ -244,5 +246,40 @@ sandboxedTest(
     const log = join(home.paths.run, `${sharedHarnessNames(owner).base}.log`);
     await waitForLog(log, (e) => e.msg === "Shared harness let an agent go" && e.agent === a.id);
     assert.equal((await runJson<Status>(["agent", "status", "--agent", "main"], home)).state, "died");
+  },
+);
+
+sandboxedTest(
+  "an agent on the shared harness sleeps at idle_after, letting go of the harness alone, and a caller at its door wakes it onto the same harness (PRC-10, PRC-13)",
+  async () => {
+    await using home = await tempHome();
+    await sharingHome(home);
+    const keeper = await hostedAgent(home, "main");
+    const a = await hostedAgent(home, "work");
+    const spec = join(a.layout.config, "spec.toml");
+    await Deno.writeTextFile(spec, (await Deno.readTextFile(spec)).replace('"5m"', '"1s"'));
+    await runJson(["agent", "start", "--agent", keeper.name], home);
+    await runJson(["agent", "start", "--agent", a.name], home);
+    type Status = { state: string; sharedHarness?: boolean; services: { agent: { pid?: number } } };
+    const harnessPid =
+      (await runJson<Status>(["agent", "status", "--agent", keeper.name], home)).services.agent.pid;
+    const owner = (await loadSettings(home.paths, a.id)).owner;
+    const sharedLog = join(home.paths.run, `${sharedHarnessNames(owner).base}.log`);
+    await waitForLog(serviceLog(home, "bridge", a.id), (e) => e.msg === "Agent asleep");
+    await waitForLog(sharedLog, (e) => e.msg === "Shared harness let an agent go" && e.agent === a.id);
+    assert.equal((await runJson<Status>(["agent", "status", "--agent", a.name], home)).state, "asleep");
+    assert.equal((await runJson<Status>(["agent", "status", "--agent", keeper.name], home)).state, "running");
+    // A caller proving itself at the door wakes it: the same shared harness serves it again.
+    const port = (await loadSettings(home.paths, a.id)).ports.endpoint;
+    const key = decodeKey(await Deno.readTextFile(home.paths.keyFile(a.id)));
+    await using endpoint = await openEndpoint({ port }, { agentId: a.id, agentName: a.name, key });
+    const meta = { "link.local/thread": "link:main" };
+    await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+    const woken = await runJson<Status>(["agent", "status", "--agent", a.name], home);
+    assert.deepEqual([woken.state, woken.sharedHarness, woken.services.agent.pid], [
+      "running",
+      true,
+      harnessPid,
+    ]);
   },
 );
