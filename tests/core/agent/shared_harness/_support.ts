@@ -10,7 +10,7 @@ import type { HarnessProcess } from "../../../../core/agent/roles/harness_proces
 import type { ProxyUpstream } from "../../../../sandbox/mod.ts";
 import type { FakeModel } from "../../../fakes/fake_model.ts";
 import { runJson, type TempHome } from "../../../support/mod.ts";
-import type { TestAgent } from "../sandboxed/_support.ts";
+import { askEndpoint, type TestAgent, toolResult } from "../sandboxed/_support.ts";
 
 export const REAL_KEY = "sk-real-0123456789abcdef";
 const OPENAI_ADDRESS = "104.18.7.192";
@@ -80,6 +80,24 @@ function upstream(agent: TestAgent, model: FakeModel, dialled: Dialled): ProxyUp
     localNetworks: [],
     machineNames: [],
   };
+}
+
+/**
+ * Has the agent's model call `run` with `sh -c <script>` (the fake answers the call, then "ran")
+ * and returns the tool's result as the model was sent it.
+ */
+export async function runOn(
+  home: TempHome,
+  agent: TestAgent,
+  model: FakeModel,
+  script: string,
+): Promise<string> {
+  model.replyToolCall("run", { command: ["sh", "-c", script] });
+  model.reply("ran");
+  const answer = await askEndpoint(home, agent, "run it");
+  if (answer !== "ran") throw new Error(`The agent answered "${answer}", not the fake's "ran"`);
+  await model.nextRequest();
+  return toolResult(await model.nextRequest());
 }
 
 /** The folders a process's mount namespace shows (its mountinfo's mount points). */

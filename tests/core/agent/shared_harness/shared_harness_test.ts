@@ -11,7 +11,7 @@ import { serviceLog, waitForLog } from "../idle/_service_log.ts";
 import { decodeKey } from "../../../../core/base/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
-import { askEndpoint, runStdout, sandboxedTest, toolResult } from "../sandboxed/_support.ts";
+import { askEndpoint, runStdout, sandboxedTest } from "../sandboxed/_support.ts";
 import {
   descendants,
   type Dialled,
@@ -19,6 +19,7 @@ import {
   launch,
   mountPoints,
   REAL_KEY,
+  runOn,
   sharingHome,
 } from "./_support.ts";
 
@@ -64,18 +65,15 @@ sandboxedTest(
     assert.equal(ownerP.some((m) => [a, b, c].some((x) => m.startsWith(x.layout.home))), false);
 
     // A's commands see A's Home but no other agent's, and its own proxy alone.
-    model.replyToolCall("run", {
-      command: [
-        "sh",
-        "-c",
-        `cat secret.txt 2>&1; cat ${join(b.layout.home, "secret.txt")} 2>&1; env | grep -i ^http_proxy=`,
-      ],
-    });
-    model.reply("done");
     await Deno.writeTextFile(join(a.layout.home, "secret.txt"), "a's own");
-    assert.equal(await askEndpoint(home, a, "look"), "done");
-    await model.nextRequest();
-    const out = runStdout(toolResult(await model.nextRequest()));
+    const out = runStdout(
+      await runOn(
+        home,
+        a,
+        model,
+        `cat secret.txt 2>&1; cat ${join(b.layout.home, "secret.txt")} 2>&1; env | grep -i ^http_proxy=`,
+      ),
+    );
     assert.match(out, /^a's own/);
     assert.match(out, /Permission denied/);
     assert.equal(out.includes("b's own"), false);
@@ -83,34 +81,25 @@ sandboxedTest(
 
     // Each agent's commands have their own HOME and TMPDIR, kept from the others'; /tmp and
     // /dev/shm, which all would share, take nothing new.
-    model.replyToolCall("run", {
-      command: ["sh", "-c", 'echo b > "$TMPDIR/x" && echo b > "$HOME/y" && echo "places $HOME $TMPDIR"'],
-    });
-    model.reply("written");
-    assert.equal(await askEndpoint(home, b, "write"), "written");
-    await model.nextRequest();
-    const [, bHome, bTmp] = runStdout(toolResult(await model.nextRequest())).trim().split(" ");
+    const places = await runOn(
+      home,
+      b,
+      model,
+      'echo b > "$TMPDIR/x" && echo b > "$HOME/y" && echo "places $HOME $TMPDIR"',
+    );
+    const [, bHome, bTmp] = runStdout(places).trim().split(" ");
     assert.equal(bTmp, `/tmp/${b.id}`);
-    model.replyToolCall("run", {
-      command: [
-        "sh",
-        "-c",
-        `cat ${bTmp}/x ${bHome}/y; echo a > /tmp/z; echo a > /dev/shm/z; echo a > "$TMPDIR/ok" && echo own-ok`,
-      ],
-    });
-    model.reply("read");
-    assert.equal(await askEndpoint(home, a, "read"), "read");
-    await model.nextRequest();
-    const tried = toolResult(await model.nextRequest());
+    const tried = await runOn(
+      home,
+      a,
+      model,
+      `cat ${bTmp}/x ${bHome}/y; echo a > /tmp/z; echo a > /dev/shm/z; echo a > "$TMPDIR/ok" && echo own-ok`,
+    );
     assert.equal(runStdout(tried).trim(), "own-ok");
     assert.equal((tried.match(/Permission denied/g) ?? []).length, 4, tried);
 
     // Nor can they end the one process every agent of the owner shares: the signal is refused.
-    model.replyToolCall("run", { command: ["sh", "-c", "kill -KILL $PPID; echo exit=$?"] });
-    model.reply("tried");
-    assert.equal(await askEndpoint(home, a, "end it"), "tried");
-    await model.nextRequest();
-    assert.match(runStdout(toolResult(await model.nextRequest())), /exit=[1-9]/);
+    assert.match(runStdout(await runOn(home, a, model, "kill -KILL $PPID; echo exit=$?")), /exit=[1-9]/);
     model.reply("b still here");
     assert.equal(await askEndpoint(home, b, "hi"), "b still here");
   },
