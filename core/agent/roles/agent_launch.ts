@@ -1,5 +1,4 @@
 import { type AgentKey, LinkError, logger } from "../../base/mod.ts";
-import { harnessPolicy } from "../grants/mod.ts";
 import { launchOnSharedHarness } from "./shared_harness/shared_harness_launch.ts";
 import { sharedRefusal } from "./shared_harness/shared_eligible.ts";
 import type { SandboxedHarnessPlan } from "./launch_sandboxed.ts";
@@ -39,7 +38,8 @@ export interface AgentLaunch {
 async function sharesHarness(ctx: AgentContext, planned: SandboxedHarnessPlan): Promise<boolean> {
   if (!(await loadMachine(ctx.paths)).shared_harness) return false;
   if (!planned.proxy || planned.ports.length > 0) return false;
-  const refusal = sharedRefusal(await harnessPolicy(ctx, planned.agent));
+  // The harness's policy as the plan read it: its proxy's spec is that policy's.
+  const refusal = sharedRefusal({ agent: planned.agent, spec: planned.proxy.spec });
   if (refusal) log.info("The agent keeps a sandbox of its own", { agent: planned.agent.id, reason: refusal });
   return refusal === undefined;
 }

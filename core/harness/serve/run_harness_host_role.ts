@@ -1,4 +1,4 @@
-import { announceReady, decodeKey, homeFrom, LinkPaths, logger } from "../../base/mod.ts";
+import { announceReady, decodeKey, homeFrom, LineReader, LinkPaths, logger } from "../../base/mod.ts";
 import { serveRelay } from "../../../sandbox/relay.ts";
 import { openHarnessEndpoint } from "./harness_endpoint.ts";
 import {
@@ -31,15 +31,16 @@ export async function runHarnessHostRole(_args: string[], signal: AbortSignal): 
   const hosted = new Map<string, Hosted>();
   announceReady({ pid: Deno.pid });
   log.info("Shared harness listening for agents", { pid: Deno.pid });
-  const lines = stdinLines();
-  const ended = new Promise<void>((resolve) =>
-    signal.addEventListener("abort", () => resolve(), { once: true })
+  const lines = new LineReader(Deno.stdin.readable);
+  const ended = new Promise<undefined>((resolve) =>
+    signal.addEventListener("abort", () => resolve(undefined), { once: true })
   );
   try {
     for (;;) {
-      const next = await Promise.race([lines.next(), ended.then(() => undefined)]);
-      if (!next || next.done) break;
-      const parsed = HostCommand.safeParse(parseJson(next.value));
+      const line = await Promise.race([lines.next(), ended]);
+      if (line === undefined) break;
+      if (!line.trim()) continue;
+      const parsed = HostCommand.safeParse(parseJson(line));
       if (!parsed.success) {
         log.error("Shared harness got a line it cannot read", { error: parsed.error.message });
         continue;
@@ -128,18 +129,5 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
-  }
-}
-
-async function* stdinLines(): AsyncGenerator<string> {
-  let buffer = "";
-  for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line.trim()) yield line;
-    }
   }
 }

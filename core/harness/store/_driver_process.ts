@@ -1,5 +1,4 @@
-import { LinkError, logger } from "../../base/mod.ts";
-import { LineReader } from "./_line_reader.ts";
+import { LineReader, LinkError, logger } from "../../base/mod.ts";
 
 const log = logger("store-driver");
 

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { LinkError, logger, toLinkError } from "../../base/mod.ts";
+import { LineReader, LinkError, logger, toLinkError } from "../../base/mod.ts";
 import type { ConversationStore } from "./contract.ts";
 import { DriverRequest } from "./driver_protocol.ts";
-import { LineReader } from "./_line_reader.ts";
 
 const log = logger("store-driver");
 

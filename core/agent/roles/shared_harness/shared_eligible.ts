@@ -6,7 +6,7 @@ import type { HarnessPolicy } from "../../grants/mod.ts";
  * its own proxy. A granted path, team folder, LAN host or port of this machine's loopback, or
  * the machine's own network, would be seen by every agent in the shared sandbox.
  */
-export function sharedRefusal(policy: HarnessPolicy): string | undefined {
+export function sharedRefusal(policy: Pick<HarnessPolicy, "agent" | "spec">): string | undefined {
   const { agent, spec } = policy;
   if (!agent.sandbox.enabled) return "its sandbox is off";
   if (agent.harness !== "link") return `it runs the ${agent.harness} harness, not Link Harness`;

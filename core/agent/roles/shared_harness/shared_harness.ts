@@ -130,7 +130,8 @@ export class SharedHarness implements AsyncDisposable {
     const members = [];
     for (const agent of await listAgents(this.#ctx)) {
       if (agent.owner !== this.#owner) continue;
-      if (!sharedRefusal(await harnessPolicy(this.#ctx, agent))) members.push(agent);
+      const policy = await harnessPolicy(this.#ctx, agent);
+      if (!sharedRefusal(policy)) members.push(policy);
     }
     const sandbox = await startSharedSandbox(this.#ctx, this.#owner, members);
     this.#sandbox = sandbox;

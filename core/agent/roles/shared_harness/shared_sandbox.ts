@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { LinkError, logger, READY_PREFIX, roleArgv } from "../../../base/mod.ts";
+import { LineReader, LinkError, logger, READY_PREFIX, roleArgv } from "../../../base/mod.ts";
 import {
   checkUserNamespaces,
   planSandbox,
@@ -10,8 +10,7 @@ import {
 } from "../../../../sandbox/mod.ts";
 import { HOST_EVENT_PREFIX, type HostEvent, type HostJoin } from "../../../harness/serve/host_protocol.ts";
 import type { AgentContext } from "../../context.ts";
-import { type HarnessPolicy, harnessPolicy } from "../../grants/mod.ts";
-import type { AgentSettings } from "../../settings.ts";
+import type { HarnessPolicy } from "../../grants/mod.ts";
 
 const log = logger("harness");
 
@@ -49,14 +48,13 @@ export interface SharedSandbox extends AsyncDisposable {
   leave(id: string): Promise<void>;
 }
 
-/** Plans and starts the shared sandbox for these agents of one owner; the first one's grants lead. */
+/** Plans and starts the shared sandbox for these agents of one owner (their policies); the first one's grants lead. */
 export async function startSharedSandbox(
   ctx: AgentContext,
   owner: string,
-  agents: readonly AgentSettings[],
+  policies: readonly HarnessPolicy[],
 ): Promise<SharedSandbox> {
   requireUserNamespaces(await checkUserNamespaces());
-  const policies = await Promise.all(agents.map((a) => harnessPolicy(ctx, a)));
   const [lead, ...rest] = policies;
   if (!lead) throw new LinkError("SERVICE_FAILED", "Cannot start the shared harness: it has no agent");
   const homes = new Set(policies.map((p) => p.sandboxAgent.home));
@@ -104,14 +102,20 @@ async function hostOf(
     for (const w of waiting.values()) w.reject(gone);
     waiting.clear();
   });
-  void readLines(sandbox.child.stdout, (line) => {
+  const onLine = (line: string) => {
     if (line.startsWith(READY_PREFIX)) return ready.resolve();
     if (!line.startsWith(HOST_EVENT_PREFIX)) return toLog(`${line}\n`);
     const event = JSON.parse(line.slice(HOST_EVENT_PREFIX.length)) as HostEvent;
     const id = "joined" in event ? event.joined : "left" in event ? event.left : event.failed;
     waiting.get(id)?.resolve(event);
     waiting.delete(id);
-  });
+  };
+  const lines = new LineReader(sandbox.child.stdout);
+  void (async () => {
+    try {
+      for (let line = await lines.next(); line !== undefined; line = await lines.next()) onLine(line);
+    } catch { /* the sandbox ended */ }
+  })();
   try {
     await ready.promise;
   } catch (err) {
@@ -151,20 +155,6 @@ async function hostOf(
     },
     [Symbol.asyncDispose]: stop,
   };
-}
-
-async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
-  let buffer = "";
-  try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        onLine(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-      }
-    }
-  } catch { /* the sandbox ended */ }
 }
 
 function toLog(text: string): void {

@@ -1,4 +1,4 @@
-/** Reads a byte stream line by line: the framing of the store driver protocol. */
+/** Reads a byte stream line by line: the framing of the store driver protocol and of the shared harness's host role. */
 export class LineReader {
   #reader: ReadableStreamDefaultReader<string>;
   #buffer = "";
