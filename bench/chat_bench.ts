@@ -15,13 +15,7 @@ import { setLogSink } from "../core/base/mod.ts";
 import { serveFakeModel } from "../tests/fakes/fake_model.ts";
 import { runCli, runJson, runLnk, type TempHome, tempHome } from "../tests/support/mod.ts";
 import { processTree } from "../tests/core/agent/idle/agent_processes.ts";
-
-const line = (text: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
-
-function p50(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
+import { line, p50 } from "./_figures.ts";
 
 /** Time from the send to the model server's receipt of the model call it caused, in ms. */
 async function timeSends(

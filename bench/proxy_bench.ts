@@ -9,6 +9,7 @@
  */
 import { Secret, setLogSink } from "../core/base/mod.ts";
 import { proxyBaseUrl, serveProxy } from "../proxy/mod.ts";
+import { line, p50 } from "./_figures.ts";
 
 async function timeSmall(url: string, count: number): Promise<number[]> {
   const times: number[] = [];
@@ -34,11 +35,6 @@ async function timeLarge(url: string, rounds: number): Promise<number> {
   return bytes / 1e6 / (best / 1000);
 }
 
-function p50(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** Measures and prints the figures; returns them for callers that want them. */
 export async function main(smallCount = 2000, largeMiB = 64): Promise<Record<string, number>> {
   const large = new Uint8Array(largeMiB * 1024 * 1024).fill(120);
@@ -58,7 +54,6 @@ export async function main(smallCount = 2000, largeMiB = 64): Promise<Record<str
     await timeSmall(`${through}/small`, 100);
     const directP50 = p50(await timeSmall(`${direct}/small`, smallCount));
     const proxyP50 = p50(await timeSmall(`${through}/small`, smallCount));
-    const line = (text: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
     line(`small requests, n=${smallCount}: direct p50 ${directP50.toFixed(3)} ms`);
     line(`small requests, n=${smallCount}: through the proxy p50 ${proxyP50.toFixed(3)} ms`);
     line(

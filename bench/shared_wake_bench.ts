@@ -26,15 +26,7 @@ import {
   REAL_KEY,
   sharingHome,
 } from "../tests/core/agent/shared_harness/_support.ts";
-
-function percentile(times: number[], p: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function line(text: string): void {
-  Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
-}
+import { line, percentile } from "./_figures.ts";
 
 /** Wakes one agent `wakes` times (start, message, first byte at the model, stop), with the shared harness on or off. */
 async function wakeTimes(shared: boolean, wakes: number): Promise<number[]> {

@@ -18,19 +18,11 @@ import { serveFakeModel } from "../tests/fakes/fake_model.ts";
 import { runJson, type TempHome, tempHome } from "../tests/support/mod.ts";
 import { type ProcessInfo, processTree } from "../tests/core/agent/idle/agent_processes.ts";
 import { logEntries, serviceLog, waitForLog } from "../tests/core/agent/idle/_service_log.ts";
+import { line, percentile } from "./_figures.ts";
 
 const IDLE_AFTER = "1s";
 
 type Status = { id: string; ports: { endpoint: number }; services: { bridge: { pid?: number } } };
-
-function percentile(times: number[], p: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function line(text: string): void {
-  Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
-}
 
 /** One message's timing: from connect to the model's first byte, and both moments as epoch ms. */
 interface Timed {
