@@ -1,5 +1,4 @@
-import { type Clock, isLinkError, logger } from "../core/base/mod.ts";
-import { writeAll } from "./conn_streams.ts";
+import { type Clock, isLinkError, logger, writeAll } from "../core/base/mod.ts";
 
 const log = logger("door");
 

@@ -7,9 +7,9 @@ import {
   type LinkPaths,
   logger,
   newChallenge,
+  writeAll,
 } from "../core/base/mod.ts";
 import { type BridgeHandler, CallConn } from "./bridge_call.ts";
-import { writeAll } from "./conn_streams.ts";
 import { type BridgePeer, peerOf, placesKey } from "./bridge_peer.ts";
 import {
   answerLine,

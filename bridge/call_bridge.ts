@@ -1,15 +1,8 @@
 import { z } from "zod";
-import { LinkError } from "../core/base/mod.ts";
+import { closeQuietly, LinkError } from "../core/base/mod.ts";
 import { BridgeAnswerLine } from "./bridge_wire.ts";
 import { relayFrom, relayTo } from "./conn_streams.ts";
-import {
-  asLinkError,
-  type BridgeCaller,
-  closeQuietly,
-  failureOf,
-  provenConnection,
-  tryJson,
-} from "./proven_connection.ts";
+import { asLinkError, type BridgeCaller, failureOf, provenConnection, tryJson } from "./proven_connection.ts";
 import type { BridgeAddr } from "./serve_bridge.ts";
 
 /** A typed call: one JSON body line, one answer line. */

@@ -1,3 +1,4 @@
+import { writeAll } from "../core/base/mod.ts";
 /** The connection's bytes as a stream, `first` before the rest (carries). */
 export function relayFrom(conn: Deno.Conn, first: Uint8Array): ReadableStream<Uint8Array> {
   // carries: the caller's bytes after its proof, unread by the bridge library.
@@ -24,10 +25,4 @@ export function relayTo(conn: Deno.Conn): WritableStream<Uint8Array> {
     write: (chunk) => writeAll(conn, chunk),
     close: () => conn.closeWrite().catch(() => {}),
   });
-}
-
-/** Writes every byte, however the system splits the write. */
-export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
 }

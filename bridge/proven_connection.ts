@@ -1,4 +1,12 @@
-import { type AgentKey, type Clock, LinkError, makeProof, SYSTEM_CLOCK } from "../core/base/mod.ts";
+import {
+  type AgentKey,
+  type Clock,
+  closeQuietly,
+  LinkError,
+  makeProof,
+  SYSTEM_CLOCK,
+  writeAll,
+} from "../core/base/mod.ts";
 import {
   BRIDGE_LABEL,
   bridgeErrorCode,
@@ -10,7 +18,6 @@ import {
   proofLine,
   PROVEN_LINE,
 } from "./bridge_wire.ts";
-import { writeAll } from "./conn_streams.ts";
 import { LineReader } from "./line_reader.ts";
 import type { BridgeAddr } from "./serve_bridge.ts";
 
@@ -136,13 +143,5 @@ export function tryJson(line: string): unknown {
     return JSON.parse(line);
   } catch {
     return undefined;
-  }
-}
-
-export function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch {
-    // already closed
   }
 }

@@ -1,5 +1,12 @@
 import { dirname } from "node:path";
-import { type Clock, LinkError, type LinkPaths, logger, SYSTEM_CLOCK } from "../core/base/mod.ts";
+import {
+  type Clock,
+  closeQuietly,
+  LinkError,
+  type LinkPaths,
+  logger,
+  SYSTEM_CLOCK,
+} from "../core/base/mod.ts";
 import type { BridgeHandler } from "./bridge_call.ts";
 import { type KeyFor, serveConnection, type SessionContext } from "./bridge_session.ts";
 import { UnprovenPlaces } from "./unproven_places.ts";
@@ -183,13 +190,5 @@ class RunningBridge implements BridgeServer {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-}
-
-function closeQuietly(closer: { close(): void }): void {
-  try {
-    closer.close();
-  } catch {
-    // already closed
   }
 }

@@ -1,6 +1,5 @@
-import { type Clock, LinkError, logger, SYSTEM_CLOCK } from "../core/base/mod.ts";
+import { type Clock, closeQuietly, LinkError, logger, SYSTEM_CLOCK, writeAll } from "../core/base/mod.ts";
 import { answerUnavailable } from "./answer_unavailable.ts";
-import { writeAll } from "./conn_streams.ts";
 import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 
 const log = logger("door");
@@ -213,13 +212,5 @@ class RunningDoor implements Door {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
-  }
-}
-
-function closeQuietly(closer: { close(): void }): void {
-  try {
-    closer.close();
-  } catch {
-    // already closed
   }
 }

@@ -107,15 +107,3 @@ export function sendPromptly(conn: ByteConn): void {
   const tcp = conn as Partial<Deno.TcpConn>;
   if (typeof tcp.setNoDelay === "function") tcp.setNoDelay(true);
 }
-
-/** Closes a connection or listener that may be closed already (by an error, or by the other side's close). */
-export function closeQuietly(closable: { close(): void }): void {
-  try {
-    closable.close();
-  } catch { /* closed already */ }
-}
-
-/** Writes every byte, however many writes it takes. */
-export async function writeAll(conn: ByteConn, bytes: Uint8Array): Promise<void> {
-  for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
-}

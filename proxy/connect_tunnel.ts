@@ -1,4 +1,5 @@
-import { type ByteConn, closeQuietly, type ConnReader, writeAll } from "./conn_reader.ts";
+import { closeQuietly, writeAll } from "../core/base/mod.ts";
+import { type ByteConn, type ConnReader } from "./conn_reader.ts";
 import { latin1 } from "./http_head.ts";
 
 /**

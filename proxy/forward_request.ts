@@ -1,5 +1,6 @@
+import { closeQuietly, writeAll } from "../core/base/mod.ts";
 import type { Route } from "./check_target.ts";
-import { type ByteConn, closeQuietly, ConnReader, sendPromptly, writeAll } from "./conn_reader.ts";
+import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
 import {
   expectsContinue,
   type Framing,

@@ -1,6 +1,6 @@
-import { logger, type Secret } from "../core/base/mod.ts";
+import { closeQuietly, logger, type Secret, writeAll } from "../core/base/mod.ts";
 import { checkTarget, type Resolve } from "./check_target.ts";
-import { type ByteConn, closeQuietly, type ConnReader, sendPromptly, writeAll } from "./conn_reader.ts";
+import { type ByteConn, type ConnReader, sendPromptly } from "./conn_reader.ts";
 import { tunnel } from "./connect_tunnel.ts";
 import { type ForwardContext, forwardRequest } from "./forward_request.ts";
 import { encodeHead, type Header, type RequestHead } from "./http_head.ts";

@@ -1,4 +1,5 @@
-import { type ByteConn, type ConnReader, writeAll } from "./conn_reader.ts";
+import { writeAll } from "../core/base/mod.ts";
+import { type ByteConn, type ConnReader } from "./conn_reader.ts";
 import { type Header, headerValue, headerValues, latin1 } from "./http_head.ts";
 
 /** How a message's body is delimited. */

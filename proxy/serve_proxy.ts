@@ -1,8 +1,8 @@
 import { dirname } from "node:path";
 import { z } from "zod";
-import { LinkError, logger, type Secret } from "../core/base/mod.ts";
+import { closeQuietly, LinkError, logger, type Secret } from "../core/base/mod.ts";
 import type { Resolve } from "./check_target.ts";
-import { type ByteConn, closeQuietly, ConnReader, sendPromptly } from "./conn_reader.ts";
+import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
 import { handleRequest, type RequestContext, writeRefusal } from "./handle_request.ts";
 import { parseRequestHead, type RequestHead } from "./http_head.ts";
 import type { ProxyKey } from "./proxy_key.ts";

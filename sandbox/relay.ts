@@ -1,4 +1,4 @@
-import { logger } from "../core/base/mod.ts";
+import { closeQuietly, logger } from "../core/base/mod.ts";
 import type { RelayRule } from "./relay_rule.ts";
 
 const log = logger("relay");
@@ -109,10 +109,4 @@ async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
     closeQuietly(to);
     throw err;
   }
-}
-
-function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch { /* closed already */ }
 }

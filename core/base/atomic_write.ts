@@ -1,3 +1,4 @@
+import { writeAll } from "./conn_io.ts";
 import { dirnamePath as dirname, joinPath as join } from "./file_path.ts";
 
 /**
@@ -28,11 +29,6 @@ export async function atomicWrite(
     await Deno.remove(tmp).catch(() => {});
     throw err;
   }
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
 }
 
 /** Reads a text file, or "" when it does not exist. */

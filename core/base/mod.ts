@@ -17,6 +17,8 @@ export { isDuration, parseDuration } from "./duration.ts";
 export { atomicWrite, readTextIfExists, readTextOrEmpty } from "./atomic_write.ts";
 /** The first line of stdin, where a role is handed its secrets. */
 export { readStdinLine } from "./stdin_line.ts";
+/** Closing what may be closed already, and writing every byte. */
+export { closeQuietly, writeAll } from "./conn_io.ts";
 /** A byte stream read line by line. */
 export { LineReader } from "./line_reader.ts";
 /** An exclusive lock on a file, held until disposed. */

@@ -88,7 +88,7 @@ export async function launchSandboxedHarness(
     netDir: planned.insideNet,
     more: { ...planned.input, model: route?.model, proxy: proxy && { url: proxy.root } },
   });
-  await writeAll(sandbox.child.stdin, line);
+  await writeAndClose(sandbox.child.stdin, line);
   await readSandboxReady(sandbox.child.stdout, sandbox.status);
   const owned = stack.move();
   let stopping: Promise<void> | undefined;
@@ -103,7 +103,7 @@ export async function launchSandboxedHarness(
   };
 }
 
-async function writeAll(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
+async function writeAndClose(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
   const writer = stdin.getWriter();
   try {
     await writer.write(new TextEncoder().encode(text));
