@@ -13,7 +13,7 @@ import { agentStatus } from "../agent_status.ts";
 import type { AgentContext } from "../context.ts";
 import { layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
-import { harnessPolicy } from "./harness_policy.ts";
+import { harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 
 /** One key of the sandbox file that changed, as "table.key", with its value before and after. */
 export interface GrantChange {
@@ -87,12 +87,7 @@ async function checkEnforceable(ctx: AgentContext, agent: AgentSettings, text: s
       spec,
       source: { path: file, text },
       paths: ctx.paths,
-      agent: policy.sandboxAgent,
-      folders: policy.folders,
-      harnessWritesChats: policy.harnessWritesChats,
-      harnessWritesNotes: policy.harnessWritesNotes,
-      harnessHome: policy.harnessHome,
-      hide: policy.hide,
+      ...policySandboxFields(policy),
       command: ["true"],
       system: { bwrap: "bwrap", top: [], secrets: [] },
     });

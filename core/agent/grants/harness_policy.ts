@@ -7,6 +7,7 @@ import {
   type GrantFlags,
   parseSandboxSpec,
   type SandboxAgent,
+  type SandboxInput,
   type SandboxSpec,
   type SpecSource,
   VISIBLE_COLLECTIONS,
@@ -46,6 +47,23 @@ export interface HarnessPolicy {
 /** One agent's home of its harness (GRT-12): `~/.lnk/agents/<id>/harnesses/<harness>`. */
 export function harnessHomeOf(paths: LinkPaths, agent: AgentSettings): string {
   return join(paths.agentState(agent.id), "harnesses", agent.harness);
+}
+
+/** What a sandbox of the agent's harness is made with, as its policy says (planSandbox's input). */
+export function policySandboxFields(
+  policy: HarnessPolicy,
+): Pick<
+  SandboxInput,
+  "agent" | "folders" | "harnessWritesChats" | "harnessWritesNotes" | "harnessHome" | "hide"
+> {
+  return {
+    agent: policy.sandboxAgent,
+    folders: policy.folders,
+    harnessWritesChats: policy.harnessWritesChats,
+    harnessWritesNotes: policy.harnessWritesNotes,
+    harnessHome: policy.harnessHome,
+    hide: policy.hide,
+  };
 }
 
 /**

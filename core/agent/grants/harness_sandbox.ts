@@ -18,7 +18,7 @@ import {
 import type { LocalServer } from "../../harness/model/mod.ts";
 import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
-import { type HarnessPolicy, harnessPolicy } from "./harness_policy.ts";
+import { type HarnessPolicy, harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 import { type ModelWiring, modelWiring } from "./model_keys.ts";
 
 type Stdio = "inherit" | "piped" | "null";
@@ -106,17 +106,14 @@ export async function startHarnessSandbox(
       spec: policy.spec,
       source: policy.source,
       paths: ctx.paths,
-      agent: policy.sandboxAgent,
-      folders: policy.folders,
-      harnessWritesChats: options.view === "tools" ? false : policy.harnessWritesChats,
-      harnessWritesNotes: options.view === "tools" ? false : policy.harnessWritesNotes,
-      harnessHome: policy.harnessHome,
+      ...policySandboxFields(policy),
+      // The tools' view: what the harness itself writes in Agent/ is not theirs (LAY-7).
+      ...(options.view === "tools" ? { harnessWritesChats: false, harnessWritesNotes: false } : {}),
       netDir,
       command: options.command,
       env,
       relays,
       launcher: options.launcher,
-      hide: policy.hide,
     }),
   );
   const process = stack.use(

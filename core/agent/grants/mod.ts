@@ -10,7 +10,7 @@ export { changeGrants, type GrantChange, type GrantsChanged } from "./change_gra
 /** The harness's grant layer, `~/.lnk/harnesses/<harness>.toml`. */
 export { type HarnessLayer, loadHarnessLayer } from "./harness_layer.ts";
 /** The policy an agent's harness gets: both layers, its folders, its home. */
-export { harnessHomeOf, type HarnessPolicy, harnessPolicy } from "./harness_policy.ts";
+export { harnessHomeOf, type HarnessPolicy, harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 /** Whether the proxy adds the model key, the keys it adds, and what the harness holds instead. */
 export {
   keyWired,

@@ -14,7 +14,7 @@ import {
 import { type LocalServer, resolveModel } from "../../harness/model/mod.ts";
 import { builtinTools, toolDefinitions } from "../../harness/tools/mod.ts";
 import type { AgentContext } from "../context.ts";
-import { harnessPolicy, keyWired, modelKeysFor } from "../grants/mod.ts";
+import { harnessPolicy, keyWired, modelKeysFor, policySandboxFields } from "../grants/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 import type { Spec } from "../spec.ts";
 import { type HarnessProcess, harnessRole } from "./harness_process.ts";
@@ -84,15 +84,10 @@ export async function planSandboxedHarness(
     spec: policy.spec,
     source: policy.source,
     paths: ctx.paths,
-    agent: policy.sandboxAgent,
-    folders: policy.folders,
-    harnessWritesChats: policy.harnessWritesChats,
-    harnessWritesNotes: policy.harnessWritesNotes,
-    harnessHome: policy.harnessHome,
+    ...policySandboxFields(policy),
     netDir,
     command: roleArgv(harnessRole(agent.harness, join(insideNet, "endpoint.sock"))),
     relays,
-    hide: policy.hide,
   });
   const sandbox = planSandbox(input);
   const folders = insideFolders(input.agent ?? policy.sandboxAgent);

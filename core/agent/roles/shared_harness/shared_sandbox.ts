@@ -10,7 +10,7 @@ import {
 } from "../../../../sandbox/mod.ts";
 import { HOST_EVENT_PREFIX, type HostEvent, type HostJoin } from "../../../harness/serve/host_protocol.ts";
 import type { AgentContext } from "../../context.ts";
-import type { HarnessPolicy } from "../../grants/mod.ts";
+import { type HarnessPolicy, policySandboxFields } from "../../grants/mod.ts";
 
 const log = logger("harness");
 
@@ -65,10 +65,8 @@ export async function startSharedSandbox(
     spec: lead.spec,
     source: lead.source,
     paths: ctx.paths,
-    agent: lead.sandboxAgent,
-    folders: lead.folders,
-    harnessWritesChats: true,
-    harnessWritesNotes: true,
+    ...policySandboxFields(lead),
+    // One home for the one harness; each agent's commands get their own in it (hostedPlaces).
     harnessHome: sharedHarnessHome(ctx, owner),
     netDir: netOf(lead),
     command: roleArgv(["harness", "host"]),
