@@ -22,7 +22,7 @@ export function sharedHarnessHome(ctx: AgentContext, owner: string): string {
 /** One member of a shared sandbox: its folders as planned, to tell a changed agent from the same. */
 export function memberPrint(policy: HarnessPolicy): string {
   return JSON.stringify({
-    files: policy.agentSpec.files,
+    files: policy.spec.files,
     home: policy.sandboxAgent.home,
     agent: policy.sandboxAgent.agentDir,
   });
@@ -71,7 +71,7 @@ export async function startSharedSandbox(
     netDir: netOf(lead),
     command: roleArgv(["harness", "host"]),
     hide,
-    also: rest.map((p) => ({ spec: p.agentSpec, source: p.source, agent: p.sandboxAgent, netDir: netOf(p) })),
+    also: rest.map((p) => ({ spec: p.spec, source: p.source, agent: p.sandboxAgent, netDir: netOf(p) })),
   });
   const sandbox = await runSandboxed(planSandbox(input), {
     stdin: "piped",
