@@ -49,37 +49,8 @@ export function bridgesLog(home: TempHome): string {
   return join(home.paths.run, "lnk-bridges.log");
 }
 
-/** One JSON log line. */
-export type LogEntry = Record<string, unknown> & { msg?: string; scope?: string; agent?: string };
-
-/** Resolves once the log holds `count` entries matching, waiting on the file's changes (no timer). */
-export async function waitForLog(
-  path: string,
-  match: (entry: LogEntry) => boolean,
-  count = 1,
-): Promise<LogEntry[]> {
-  const watcher = Deno.watchFs(path);
-  const events = watcher[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const found = entries(await Deno.readTextFile(path)).filter(match);
-      if (found.length >= count) return found;
-      await events.next();
-    }
-  } finally {
-    watcher.close();
-  }
-}
-
-function entries(text: string): LogEntry[] {
-  return text.split("\n").flatMap((line) => {
-    try {
-      return [JSON.parse(line) as LogEntry];
-    } catch {
-      return [];
-    }
-  });
-}
+/** Waiting on a service's log, as the idle tests do. */
+export { type LogEntry, waitForLog } from "../idle/_service_log.ts";
 
 /** The agent's bound key. */
 export async function keyOf(home: TempHome, id: string): Promise<AgentKey> {
