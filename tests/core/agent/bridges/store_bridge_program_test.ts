@@ -12,42 +12,15 @@ import {
   nextStart,
   startsCounted,
 } from "../../harness/store/driver_command.ts";
-import { leaseOf, message } from "../../harness/store/store_contract.ts";
+import { message, SHORT_TURN_ANSWERS, shortTurnCalls } from "../../harness/store/store_contract.ts";
 import { startStoreRig } from "./store_rig.ts";
 
 /** A short turn's dozen store calls (TRN-16), one after another as a turn makes them. */
 async function aShortTurn(store: OpenStore): Promise<unknown[]> {
-  const judgement = { lapseMs: 60_000, nowMs: 1_000 };
-  return [
-    await store.leaseTake("link:main", leaseOf(1, "t1"), judgement),
-    await store.toolsRead("link:main"),
-    await store.append("link:main", 1, message("hi")),
-    await store.read("link:main"),
-    await store.append("link:main", 2, message("answer")),
-    await store.read("link:main", 2),
-    await store.leaseRenew("link:main", leaseOf(1, "t1"), 2_000),
-    await store.toolsWrite("link:main", ["web"]),
-    await store.toolsRead("link:main"),
-    await store.leaseRead("link:main"),
-    await store.leaseRelease("link:main", leaseOf(1, "t1")),
-    await store.list(),
-  ];
+  const answers: unknown[] = [];
+  for (const call of shortTurnCalls(store)) answers.push(await call());
+  return answers;
 }
-
-const SHORT_TURN_ANSWERS = [
-  leaseOf(1, "t1", 1_000),
-  undefined,
-  "ok",
-  [{ n: 1, event: message("hi") }],
-  "ok",
-  [{ n: 2, event: message("answer") }],
-  true,
-  undefined,
-  ["web"],
-  leaseOf(1, "t1", 2_000),
-  undefined,
-  ["link:main"],
-];
 
 Deno.test("serveStoreBridge() with a serve driver: one process answers a turn's 12 calls (TRN-16)", async () => {
   await using rig = await startStoreRig((root) => ({

@@ -12,7 +12,7 @@ import {
   nextStart,
   startsCounted,
 } from "./driver_command.ts";
-import { leaseOf, message } from "./store_contract.ts";
+import { leaseOf, message, SHORT_TURN_ANSWERS, shortTurnCalls } from "./store_contract.ts";
 
 async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const path = await Deno.makeTempDir({ prefix: "lnk-store-program-" });
@@ -21,38 +21,8 @@ async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promi
 
 /** A short turn's dozen store calls (TRN-16), made at once: the reads show the order they ran in. */
 async function aShortTurn(store: OpenStore): Promise<unknown[]> {
-  const judgement = { lapseMs: 60_000, nowMs: 1_000 };
-  const calls: Promise<unknown>[] = [
-    store.leaseTake("link:main", leaseOf(1, "t1"), judgement),
-    store.toolsRead("link:main"),
-    store.append("link:main", 1, message("hi")),
-    store.read("link:main"),
-    store.append("link:main", 2, message("answer")),
-    store.read("link:main", 2),
-    store.leaseRenew("link:main", leaseOf(1, "t1"), 2_000),
-    store.toolsWrite("link:main", ["web"]),
-    store.toolsRead("link:main"),
-    store.leaseRead("link:main"),
-    store.leaseRelease("link:main", leaseOf(1, "t1")),
-    store.list(),
-  ];
-  return await Promise.all(calls);
+  return await Promise.all(shortTurnCalls(store).map((call) => call()));
 }
-
-const SHORT_TURN_ANSWERS = [
-  leaseOf(1, "t1", 1_000),
-  undefined,
-  "ok",
-  [{ n: 1, event: message("hi") }],
-  "ok",
-  [{ n: 2, event: message("answer") }],
-  true,
-  undefined,
-  ["web"],
-  leaseOf(1, "t1", 2_000),
-  undefined,
-  ["link:main"],
-];
 
 Deno.test("programStore() with serve: one driver process answers a turn's 12 calls in order (TRN-16)", async () => {
   await using dir = await tempDir();

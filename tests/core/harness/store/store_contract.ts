@@ -20,6 +20,44 @@ export function leaseOf(pid: number, turn: string, at = T0): Lease {
 }
 
 /**
+ * A short turn's dozen store calls (TRN-16), in the order a turn makes them, each started when
+ * called: a test makes them one after another, or all at once to see the order they ran in.
+ */
+export function shortTurnCalls(store: OpenStore): (() => Promise<unknown>)[] {
+  const judgement = { lapseMs: 60_000, nowMs: 1_000 };
+  return [
+    () => store.leaseTake("link:main", leaseOf(1, "t1"), judgement),
+    () => store.toolsRead("link:main"),
+    () => store.append("link:main", 1, message("hi")),
+    () => store.read("link:main"),
+    () => store.append("link:main", 2, message("answer")),
+    () => store.read("link:main", 2),
+    () => store.leaseRenew("link:main", leaseOf(1, "t1"), 2_000),
+    () => store.toolsWrite("link:main", ["web"]),
+    () => store.toolsRead("link:main"),
+    () => store.leaseRead("link:main"),
+    () => store.leaseRelease("link:main", leaseOf(1, "t1")),
+    () => store.list(),
+  ];
+}
+
+/** What shortTurnCalls answer on an empty store, in order. */
+export const SHORT_TURN_ANSWERS = [
+  leaseOf(1, "t1", 1_000),
+  undefined,
+  "ok",
+  [{ n: 1, event: message("hi") }],
+  "ok",
+  [{ n: 2, event: message("answer") }],
+  true,
+  undefined,
+  ["web"],
+  leaseOf(1, "t1", 2_000),
+  undefined,
+  ["link:main"],
+];
+
+/**
  * The one contract test every driver passes (TRN-1..3, TRN-7, TRN-8, TRN-13): the files driver,
  * SQLite, and programs with and without `serve`.
  */
