@@ -1,0 +1,56 @@
+import { LinkError } from "../core/base/mod.ts";
+
+/** The C library's calls the sandbox makes that Deno has no API for, opened once. */
+export interface Libc {
+  close_range?: (first: number, last: number, flags: number) => number;
+  fcntl: (fd: number, cmd: number, arg: number) => number;
+  memfd_create: (name: Uint8Array<ArrayBuffer>, flags: number) => number;
+  write: (fd: number, buf: Uint8Array<ArrayBuffer>, count: bigint) => bigint;
+  lseek: (fd: number, offset: bigint, whence: number) => bigint;
+  open: (path: Uint8Array<ArrayBuffer>, flags: number) => number;
+  openat: (dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => number;
+  close: (fd: number) => number;
+  __errno_location: () => Deno.PointerValue;
+}
+
+const SYMBOLS = {
+  close_range: { parameters: ["u32", "u32", "i32"], result: "i32", optional: true },
+  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  memfd_create: { parameters: ["buffer", "u32"], result: "i32" },
+  write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+  lseek: { parameters: ["i32", "i64", "i32"], result: "i64" },
+  open: { parameters: ["buffer", "i32"], result: "i32" },
+  openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
+  close: { parameters: ["i32"], result: "i32" },
+  __errno_location: { parameters: [], result: "pointer" },
+} as const;
+
+let opened: Libc | undefined;
+
+/**
+ * The C library, opened at the first call. SANDBOX_UNAVAILABLE when it cannot be: a sandbox is
+ * never started without what these calls make sure of.
+ */
+export function libc(): Libc {
+  if (opened) return opened;
+  try {
+    opened = Deno.dlopen("libc.so.6", SYMBOLS).symbols as unknown as Libc;
+    return opened;
+  } catch (err) {
+    throw new LinkError("SANDBOX_UNAVAILABLE", "Cannot start a sandbox: the C library cannot be opened", {
+      hint: "Run lnk with all permissions on a system with the GNU C library",
+      cause: err,
+    });
+  }
+}
+
+/** The last call's errno. */
+export function errno(): number {
+  const at = libc().__errno_location();
+  return at === null ? 0 : new Deno.UnsafePointerView(at).getInt32();
+}
+
+/** A path as the C library takes it: NUL-terminated bytes. */
+export function cPath(path: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(`${path}\0`);
+}
