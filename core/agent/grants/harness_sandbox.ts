@@ -12,6 +12,8 @@ import {
   runSandboxed,
   type SandboxPlan,
   type SandboxProcess,
+  type SandboxStdin,
+  type SandboxStdout,
   startSandboxProxy,
   wantsProxy,
 } from "../../../sandbox/mod.ts";
@@ -21,16 +23,14 @@ import type { AgentSettings } from "../settings.ts";
 import { type HarnessPolicy, harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 import { type ModelWiring, modelWiring } from "./model_keys.ts";
 
-type Stdio = "inherit" | "piped" | "null";
-
 /** How a sandbox like the harness's is started, and what of this machine it reaches in tests. */
 export interface HarnessSandboxOptions {
   readonly command: readonly string[];
   /** Variables the caller chose to pass (TERM, LANG); nothing else of its environment goes in. */
   readonly env?: Readonly<Record<string, string>>;
-  readonly stdin?: Stdio;
-  readonly stdout?: Stdio;
-  readonly stderr?: Stdio;
+  readonly stdin?: SandboxStdin;
+  readonly stdout?: SandboxStdout;
+  readonly stderr?: SandboxStdout;
   readonly signal?: AbortSignal;
   /** The relay role's command line inside; `lnk sandbox relay` unless told. */
   readonly launcher?: readonly string[];
@@ -122,6 +122,7 @@ export async function startHarnessSandbox(
       stdout: options.stdout,
       stderr: options.stderr,
       signal: options.signal,
+      agent: agent.id,
     }),
   );
   const owned = stack.move();
