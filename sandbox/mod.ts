@@ -25,7 +25,13 @@ export { MIN_BWRAP, probeSystem } from "./probe_system.ts";
 /** What no sandbox ever sees, and "~" expansion. */
 export { expandHome, hiddenPaths } from "./hidden_paths.ts";
 /** Starts a planned sandbox from a clean environment with no inherited descriptors. */
-export { runSandboxed, type RunSandboxedOptions, type SandboxProcess } from "./run_sandboxed.ts";
+export {
+  runSandboxed,
+  type RunSandboxedOptions,
+  type SandboxProcess,
+  type SandboxStdin,
+  type SandboxStdout,
+} from "./run_sandboxed.ts";
 /** A grant the sandbox cannot enforce, refused naming its file and line. */
 export { specRefusal, type SpecSource } from "./spec_refusal.ts";
 /** Relays across the sandbox's edge: TCP inside to unix sockets, and back. */
@@ -72,3 +78,13 @@ export { portRelayRules, relayPortsIn } from "./port_relays.ts";
 export { closeInheritedFds } from "./inherited_fds.ts";
 /** Starts programs that cannot write some folders this process writes (Landlock), such as run's commands. */
 export { ConfinedSpawner, type ConfinedSpawnOptions, type SpawnedChild } from "./confined_spawner.ts";
+/** A sandboxed program's lines, logged by Link as the program's own. */
+export { type OutputFields, ProgramOutput } from "./program_output.ts";
+/** Who a root-run sandbox's program is: an unprivileged uid of its own, and Link's range of them. */
+export {
+  isSandboxUid,
+  RUN_IDENTITY,
+  runsAsRoot,
+  SANDBOX_UIDS,
+  type SandboxIdentity,
+} from "./sandbox_identity.ts";
