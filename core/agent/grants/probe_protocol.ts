@@ -21,6 +21,11 @@ export const Probe = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("interfaces") }),
   /** The SHA-256 of every variable's value, by name. */
   z.strictObject({ kind: z.literal("env") }),
+  /**
+   * What the probe is: its uid and gid, its capability sets, what its descriptors 0, 1 and 2 are,
+   * whether /proc/sys opens for writing, and whether pid 1 and its parent can be ptraced.
+   */
+  z.strictObject({ kind: z.literal("self") }),
 ]);
 export type Probe = z.infer<typeof Probe>;
 
@@ -35,6 +40,8 @@ export const ProbeAnswer = z.strictObject({
   refused: z.string().optional(),
   list: z.array(z.string()).optional(),
   hashes: z.record(z.string(), z.string()).optional(),
+  /** What a "self" probe found, by name. */
+  facts: z.record(z.string(), z.string()).optional(),
 });
 export type ProbeAnswer = z.infer<typeof ProbeAnswer>;
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bindKey, grants, updateSettings } from "../../../../core/agent/mod.ts";
+import { runsAsRoot, SANDBOX_UIDS } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent, NO_NETWORK, RELAY_LAUNCHER, sandboxTest } from "./_support.ts";
 
@@ -27,7 +28,14 @@ sandboxTest(
     await Deno.mkdir(join(home.path, ".ssh"));
     await Deno.writeTextFile(join(home.path, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
     const check = await grants.harnessCheck(contextOf(home), agent, OPTIONS);
+    // As root, the first agent's sandbox is the first uid of Link's range; as a person, the person.
+    const who = runsAsRoot() ? `uid ${SANDBOX_UIDS.first} (its own)` : `uid ${Deno.uid()} (yours)`;
     assert.deepEqual(rowsOf(check), [
+      ["not host uid 0", who, who, true],
+      ["capabilities", "none, no new privileges", "none, no new privileges", true],
+      ["/proc/sys (kernel settings)", "read-only", "read-only", true],
+      ["descriptors 0, 1, 2", "Link's pipes or /dev/null", "Link's pipes or /dev/null", true],
+      ["pid 1 and Link's launcher (ptrace)", "refused", "refused", true],
       ["its own home", "writable", "writable", true],
       ["your home (~)", "hidden", "hidden", true],
       ["~/.lnk (settings, keys, harness grants)", "hidden", "hidden", true],
@@ -189,6 +197,11 @@ sandboxTest(
     });
     const failed = check.rows.filter((r) => !r.ok).map((r) => r.check);
     assert.deepEqual(failed.filter((c) => !/your network/.test(c)), [
+      "not host uid 0",
+      "capabilities",
+      "/proc/sys (kernel settings)",
+      "descriptors 0, 1, 2",
+      "pid 1 and Link's launcher (ptrace)",
       "its own home",
       "memory/ (its notes, written by Link Harness)",
       'Home ([files] ".")',
