@@ -169,7 +169,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     ensureDirs: [...new Set(ensure)],
     notices,
     owner,
-    idmapped: owner ? list.sources([LAYER.grant, LAYER.agent, LAYER.team, LAYER.own]) : [],
+    idmapped: owner ? list.sources([LAYER.grant, LAYER.runtime, LAYER.agent, LAYER.team, LAYER.own]) : [],
   };
 }
 

@@ -229,3 +229,85 @@ Deno.test("planSandbox() runs the relays first, then the command", () => {
 Deno.test("planSandbox() refuses a variable it cannot pass", () => {
   assert.throws(() => planSandbox(input("", { env: { "A=B": "x" } })), { code: "SANDBOX_REFUSED" });
 });
+
+const ROOT: SystemView = { ...SYSTEM, root: true, setpriv: "/usr/bin/setpriv" };
+const OWN = { uid: 2013265920, gid: 2013265920 };
+
+Deno.test("planSandbox() as root makes no user namespace and runs the program as the agent's own uid (SBX-1)", () => {
+  const plan = planSandbox(
+    input("", { system: ROOT, identity: OWN, agent: AGENT, launcher: ["lnk", "sandbox", "relay"] }),
+  );
+  const argv = plan.argv;
+  assert.ok(!argv.includes("--unshare-user") && !argv.includes("--disable-userns"));
+  const caps = argv.slice(argv.indexOf("--cap-drop"), argv.indexOf("--hostname"));
+  assert.deepEqual(caps, [
+    ...[
+      "--cap-drop",
+      "ALL",
+      "--cap-add",
+      "CAP_SETUID",
+      "--cap-add",
+      "CAP_SETGID",
+      "--cap-add",
+      "CAP_SETPCAP",
+    ],
+  ]);
+  // bubblewrap (root, no capabilities) starts at /; the program goes to its home as its own uid.
+  assert.deepEqual(argv.slice(argv.indexOf("--chdir")), [
+    ...[
+      "--chdir",
+      "/",
+      "--",
+      "/usr/bin/setpriv",
+      "--reuid=2013265920",
+      "--regid=2013265920",
+      "--clear-groups",
+    ],
+    ...["--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"],
+    ...[
+      "/usr/bin/env",
+      "-C",
+      "/home/me/.lnk/agents/abc123/harness",
+      "--",
+      "lnk",
+      "sandbox",
+      "relay",
+      "--",
+      "/bin/true",
+    ],
+  ]);
+  // The folders on the way to its own are made passable (bubblewrap makes them 0700 root's).
+  const ways = argv.flatMap((a, i) => a === "--dir" ? [`${argv[i - 1]} ${argv[i + 1]}`] : []);
+  assert.deepEqual(ways.filter((w) => w.endsWith("/home/me") || w.endsWith("/home/me/.lnk/agents/abc123")), [
+    "0755 /home/me",
+    "0755 /home/me/.lnk/agents/abc123",
+  ]);
+  // Its /tmp is anyone's to write; its folders are shown through idmapped copies.
+  assert.deepEqual(argv.slice(argv.indexOf("/tmp") - 5, argv.indexOf("/tmp") + 1), [
+    ...["--perms", "1777", "--size", String(256 * 1024 * 1024), "--tmpfs", "/tmp"],
+  ]);
+  assert.deepEqual(plan.owner, OWN);
+  assert.ok(plan.idmapped.includes("/home/me/.lnk/agents/abc123/harness"));
+  assert.ok(plan.idmapped.includes(AGENT.home));
+  assert.ok(!plan.idmapped.includes("/usr"));
+});
+
+Deno.test("planSandbox() as root refuses a sandbox given no uid of its own, or uid 0 (SBX-1)", () => {
+  for (const identity of [undefined, { uid: 0, gid: 0 }, { uid: 2013265920, gid: 0 }]) {
+    assert.throws(() => planSandbox(input("", { system: ROOT, identity })), {
+      name: "LinkError",
+      code: "SANDBOX_REFUSED",
+      message:
+        "Cannot start the sandbox: Link runs as root and no unprivileged uid of its own was given to it",
+    });
+  }
+});
+
+Deno.test("planSandbox() shows /proc/sys read-only to everyone, root or not", () => {
+  for (const system of [SYSTEM, ROOT]) {
+    const argv = planSandbox(input("", { system, identity: OWN })).argv;
+    const at = argv.indexOf("/proc/sys");
+    assert.deepEqual(argv.slice(at - 1, at + 2), ["--ro-bind", "/proc/sys", "/proc/sys"]);
+    assert.ok(at > argv.indexOf("--proc"));
+  }
+});
