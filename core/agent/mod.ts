@@ -44,7 +44,7 @@ export { type AgentChange, holdAgentLock } from "./agent_lock.ts";
 /** What of the agent's is its user's alone, narrowed again at each start. */
 export { secureAgentFolders } from "./secure_folders.ts";
 /** The system's programs Link runs (bubblewrap, util-linux's), and whether the PATH has them. */
-export { missingTools, onPath, SYSTEM_TOOLS, type SystemTool } from "./system_tools.ts";
+export { missingTools, onPath, requireTools, SYSTEM_TOOLS, type SystemTool } from "./system_tools.ts";
 /** What a start says of an agent with no model to call. */
 export { modelNote } from "./model_note.ts";
 /** Services. */

@@ -13,13 +13,13 @@ import { holdAgentLock } from "./agent_lock.ts";
 import { type AgentStatus, agentStatus } from "./agent_status.ts";
 import type { AgentContext } from "./context.ts";
 import { bindKey, unbindKey } from "./keyring.ts";
-import { loadMachine } from "./machine.ts";
+import { loadMachine, type Machine } from "./machine.ts";
 import { modelNote } from "./model_note.ts";
 import { freePorts, moveBlock } from "./move_block.ts";
 import { secureAgentFolders } from "./secure_folders.ts";
 import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, loadSettings, updateSettings } from "./settings.ts";
-import { missingTools } from "./system_tools.ts";
+import { requireTools } from "./system_tools.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
 import { firstServiceError, serviceFailure } from "./roles/door/mod.ts";
 import { startOnSharedBridge, stayOnSharedBridge } from "./roles/shared/mod.ts";
@@ -78,21 +78,8 @@ async function startHeld(
   options: StartAgentOptions,
   lock: HeldLock,
 ): Promise<StartResult> {
-  if ((await secureAgentFolders(ctx.paths, agent)).length) {
-    ctx.note?.(`Made the folders of agent "${agent.name}" yours alone: other users could read them`);
-  }
-  const machine = await loadMachine(ctx.paths);
-  if (options.sandbox === false && !machine.unsandboxed) throw unsandboxedRefused(agent, "--no-sandbox");
-  if (options.sandbox !== undefined && options.sandbox !== agent.sandbox.enabled) {
-    agent = await updateSettings(
-      ctx.paths,
-      agent.id,
-      (s) => ({ ...s, sandbox: { enabled: options.sandbox! } }),
-    );
-  }
-  if (!agent.sandbox.enabled && !machine.unsandboxed) throw unsandboxedRefused(agent, "its setting");
-  await loadAgentConfig(ctx.paths, agent);
-  await checkHarnessPresent(ctx, agent);
+  const { machine, checked } = await checkStart(ctx, agent, options);
+  agent = checked;
   const current = await agentStatus(ctx, agent);
   if (current.state === "running" || current.state === "asleep") {
     ctx.note?.(
@@ -103,7 +90,11 @@ async function startHeld(
     return { ...current, already: true };
   }
   const backend = await pickBackend(ctx.paths, ctx.env);
-  await requireTools(ctx, agent, backend.kind === "detached");
+  const wanted = [
+    ...(agent.sandbox.enabled ? ["bwrap"] : []),
+    ...(backend.kind === "detached" ? ["setsid"] : []),
+  ];
+  await requireTools(ctx.env, `Cannot start agent "${agent.name}"`, wanted);
   if (agent.sandbox.enabled) {
     // Before any service starts: the agent's service has no terminal to ask in (SBX-3).
     const found = await checkUserNamespaces({ procRoot: options.procRoot });
@@ -116,6 +107,7 @@ async function startHeld(
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
   const note = await modelNote(ctx, agent);
+  if (note) ctx.note?.(note);
   if (machine.shared_bridge) return await startShared(ctx, agent, { foreground: options.foreground, lock });
   if (options.foreground) return await runInForeground(ctx, agent, options.foreground, lock);
   // The failure said is the last attempt's: one moved off a taken port may fail another way.
@@ -137,22 +129,34 @@ async function startHeld(
       await firstServiceError(backend, names, sinceMs),
     );
   }
-  if (note) ctx.note?.(note);
   return await agentStatus(ctx, agent);
 }
 
-/** Refuses a start that would fail for want of a program of the system's, pointing at `lnk setup`. */
-async function requireTools(ctx: AgentContext, agent: AgentSettings, detached: boolean): Promise<void> {
-  const wanted = [...(agent.sandbox.enabled ? ["bwrap"] : []), ...(detached ? ["setsid"] : [])];
-  const missing = await missingTools(ctx.env, wanted);
-  if (!missing.length) return;
-  throw new LinkError(
-    "SANDBOX_UNAVAILABLE",
-    `Cannot start agent "${agent.name}": ${missing.map((t) => t.title).join(" and ")} ${
-      missing.length > 1 ? "are" : "is"
-    } not installed`,
-    { hint: "Run `lnk setup` to install what Link needs, then start the agent again" },
-  );
+/**
+ * What a start checks before anything runs: the agent's folders its user's alone, the machine's
+ * settings, the sandbox setting it was given (GRT-6), its spec and grants, its harness there.
+ */
+async function checkStart(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: StartAgentOptions,
+): Promise<{ machine: Machine; checked: AgentSettings }> {
+  if ((await secureAgentFolders(ctx.paths, agent)).length) {
+    ctx.note?.(`Made the folders of agent "${agent.name}" yours alone: other users could read them`);
+  }
+  const machine = await loadMachine(ctx.paths);
+  if (options.sandbox === false && !machine.unsandboxed) throw unsandboxedRefused(agent, "--no-sandbox");
+  if (options.sandbox !== undefined && options.sandbox !== agent.sandbox.enabled) {
+    agent = await updateSettings(
+      ctx.paths,
+      agent.id,
+      (s) => ({ ...s, sandbox: { enabled: options.sandbox! } }),
+    );
+  }
+  if (!agent.sandbox.enabled && !machine.unsandboxed) throw unsandboxedRefused(agent, "its setting");
+  await loadAgentConfig(ctx.paths, agent);
+  await checkHarnessPresent(ctx, agent);
+  return { machine, checked: agent };
 }
 
 /**

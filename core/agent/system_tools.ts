@@ -1,4 +1,4 @@
-import { joinPath } from "../base/mod.ts";
+import { joinPath, LinkError } from "../base/mod.ts";
 
 /** A program of the system's that Link runs, and what it is for. */
 export interface SystemTool {
@@ -40,4 +40,24 @@ export async function onPath(
     if (info?.isFile && (info.mode ?? 0) & 0o111) return path;
   }
   return undefined;
+}
+
+/**
+ * Refuses what would fail for want of the system's programs of `wanted`, saying which and
+ * pointing at `lnk setup`: `what` is the action refused ("Cannot start agent ...").
+ */
+export async function requireTools(
+  env: { get(name: string): string | undefined },
+  what: string,
+  wanted: readonly string[],
+): Promise<void> {
+  const missing = await missingTools(env, wanted);
+  if (!missing.length) return;
+  throw new LinkError(
+    "SANDBOX_UNAVAILABLE",
+    `${what}: ${missing.map((t) => t.title).join(" and ")} ${
+      missing.length > 1 ? "are" : "is"
+    } not installed`,
+    { hint: "Run `lnk setup` to install what Link needs, then start the agent again" },
+  );
 }
