@@ -8,7 +8,7 @@ import { logger, setDefaultLogLevel, toLinkError } from "./core/base/mod.ts";
 type Role = (args: string[], signal: AbortSignal) => Promise<number>;
 
 /** The background roles: the same binary started again by a service or a parent role. */
-const ROLES: Record<string, () => Promise<Role>> = {
+export const ROLES: Record<string, () => Promise<Role>> = {
   "agent run": async () => (await import("./core/agent/mod.ts")).runAgentRole,
   "agent bridge": async () => (await import("./core/agent/mod.ts")).runBridgeRole,
   "agent bridges": async () => (await import("./core/agent/mod.ts")).runBridgesRole,
@@ -51,6 +51,9 @@ async function runCommand(args: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
+  // Everything Link makes is its user's alone (folders 0700, files 0600), whatever umask it was
+  // started with; the programs it runs inherit this.
+  if (Deno.build.os !== "windows") Deno.umask(0o077);
   const words = Deno.args.slice(0, 2).join(" ");
   const role = ROLES[words];
   const code = role ? await runRole(role, words, Deno.args.slice(2)) : await runCommand(Deno.args);

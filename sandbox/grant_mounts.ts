@@ -60,7 +60,7 @@ export function addTeamMounts(list: MountList, spec: SandboxSpec, ctx: GrantCont
         ctx.source,
         ["teams", team],
         `the agent is not a member of team "${team}", so its folder cannot be granted`,
-        `Run \`lnk agent team add ${team}\` first, or remove [teams.${team}]`,
+        `Remove [teams.${team}] from the agent's sandbox file`,
       );
     }
     if (grant.all) {

@@ -17,7 +17,9 @@ export const start: Command = {
   ],
   details: "--no-sandbox turns the agent's sandbox off and it stays off until --sandbox (GRT-6); it is\n" +
     "the only way off: --yes never turns it off. `unsandboxed = false` in ~/.lnk/machine.toml refuses it.\n" +
-    "--foreground runs the agent in this terminal, its logs on stderr, until Ctrl-C.",
+    "--foreground runs the agent in this terminal, its logs on stderr, until Ctrl-C.\n" +
+    "A start while another start or stop of the agent is at work is refused (AGENT_BUSY); one that\n" +
+    "finds the agent running says so and changes nothing.",
   async run(argv, io) {
     const flags = parseFlags(
       argv,
@@ -38,7 +40,8 @@ export const start: Command = {
         ? { ask: (q) => io.ask(q), note: (t) => io.note(t), run: runWithInput }
         : undefined,
     });
-    if (foreground) io.print(flags.bool("json") ? status : `Stopped "${status.name}"`);
-    else io.print(flags.bool("json") ? status : `Started "${status.name}"\n${statusText(status)}`);
+    if (flags.bool("json")) io.print(status);
+    else if (foreground) io.print(`Stopped "${status.name}"`);
+    else io.print(status.already ? statusText(status) : `Started "${status.name}"\n${statusText(status)}`);
   },
 };

@@ -10,6 +10,10 @@ export function statusText(s: AgentStatus): string {
     `  harness: ${s.harness}, sandbox ${s.sandbox}${s.sharedHarness ? " (its owner's shared harness)" : ""}`,
     `  port:    ${s.ports.endpoint} (block ${s.ports.block}-${s.ports.block + 9})`,
     `  services: ${bridge} ${serviceText(s.services.bridge)}, agent ${serviceText(s.services.agent)}`,
+    // A broken spec or sandbox file says so here, before the next start fails on it.
+    ...(s.config
+      ? [`  config:  BROKEN: ${s.config.message}`, ...(s.config.hint ? [`    hint: ${s.config.hint}`] : [])]
+      : []),
   ].join("\n");
 }
 

@@ -4,7 +4,7 @@ const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
 /** A new agent ID: 128 random bits, base32 lowercase (U-8), never given before on this machine. */
 export async function issueAgentId(paths: LinkPaths): Promise<string> {
-  await Deno.mkdir(paths.agentsState, { recursive: true });
+  await Deno.mkdir(paths.agentsState, { recursive: true, mode: 0o700 });
   const issued = new Set(await readIssued(paths));
   let id: string;
   do id = randomId(); while (issued.has(id));
@@ -14,7 +14,7 @@ export async function issueAgentId(paths: LinkPaths): Promise<string> {
 
 /** Notes an ID as given (a restored or received agent), so it is never issued again. */
 export async function noteIssuedId(paths: LinkPaths, id: string): Promise<void> {
-  await Deno.mkdir(paths.agentsState, { recursive: true });
+  await Deno.mkdir(paths.agentsState, { recursive: true, mode: 0o700 });
   if ((await readIssued(paths)).includes(id)) return;
   await Deno.writeTextFile(paths.issuedIds, `${id}\n`, { append: true, mode: 0o600 });
 }

@@ -1,8 +1,10 @@
+import { toLinkError } from "../base/mod.ts";
+import { loadAgentConfig } from "./agent_config.ts";
 import type { AgentContext } from "./context.ts";
+import { diedReason } from "./died_reason.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
-import { agentLinesOf, sharedBridgeLogs, sharedCarriage } from "./roles/shared/mod.ts";
-import { sharedHarnessNames } from "./roles/shared_harness/shared_harness_service.ts";
+import { sharedCarriage } from "./roles/shared/mod.ts";
 import { harnessState } from "./roles/harness_record.ts";
 
 /**
@@ -26,8 +28,10 @@ export interface AgentStatus {
   ports: { endpoint: number; block: number };
   /** The agent (the harness its bridge runs, or an agent service) and its bridge. */
   services: { agent: ServiceState; bridge: ServiceState };
-  /** Why it died, from the log, when it did. */
+  /** Why it died, when it did: its service's final error, or that it was killed. */
   reason?: string;
+  /** Its spec.toml or sandbox.toml cannot be read: the next start fails so (the file, line, hint). */
+  config?: { code: string; message: string; hint?: string };
 }
 
 /** The agent's state, looking only at this machine (MDL-2): its services, ports and sandbox setting. */
@@ -63,34 +67,22 @@ export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Prom
     status.reason = `its harness stopped unbidden${harness.reason ? `: ${harness.reason}` : ""}`;
   } else if (state === "died") {
     const which = agentService.died ? "agent" : "bridge";
+    const gone = which === "agent" ? agentService : bridge;
     const log = await backend.logs(serviceNames(which, agent.id), 1);
-    status.reason = `its ${which} service stopped unbidden${log ? `: ${lastMessage(log)}` : ""}`;
+    status.reason = diedReason(log, which, gone.started ? Date.parse(gone.started) : undefined);
   }
+  const config = await configProblem(ctx, agent);
+  if (config) status.config = config;
   return status;
 }
 
-function lastMessage(line: string): string {
+/** What is wrong with the agent's spec or sandbox file, said as the start would say it. */
+async function configProblem(ctx: AgentContext, agent: AgentSettings): Promise<AgentStatus["config"]> {
   try {
-    const entry = JSON.parse(line) as { msg?: string; error?: { message?: string } | string };
-    const detail = typeof entry.error === "string" ? entry.error : entry.error?.message;
-    return [entry.msg, detail].filter(Boolean).join(": ");
-  } catch {
-    return line.slice(0, 200);
+    await loadAgentConfig(ctx.paths, agent);
+    return undefined;
+  } catch (err) {
+    const error = toLinkError(err);
+    return { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
   }
-}
-
-/** The logs of an agent's services, each line labelled with its service. */
-export async function agentLogs(ctx: AgentContext, agent: AgentSettings, lines = 200): Promise<string> {
-  const backend = await pickBackend(ctx.paths, ctx.env);
-  const parts: string[] = [];
-  for (const role of ["bridge", "agent"] as const) {
-    const text = await backend.logs(serviceNames(role, agent.id), lines);
-    if (text) parts.push(text.split("\n").map((l) => `${role}: ${l}`).join("\n"));
-  }
-  const shared = await sharedBridgeLogs(ctx, agent.id, lines);
-  if (shared) parts.push(shared.split("\n").map((l) => `shared bridge: ${l}`).join("\n"));
-  // Its owner's shared harness, where its turns ran while it served it (PRC-2).
-  const harness = await agentLinesOf(ctx, sharedHarnessNames(agent.owner), agent.id, lines).catch(() => "");
-  if (harness) parts.push(harness.split("\n").map((l) => `shared harness: ${l}`).join("\n"));
-  return parts.join("\n");
 }

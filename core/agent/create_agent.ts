@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { LinkError } from "../base/mod.ts";
+import { LinkError, lockFile } from "../base/mod.ts";
 import { DEFAULT_HARNESS, KNOWN } from "../adapters/mod.ts";
 import { findPlugin } from "../plugins/mod.ts";
 import { checkAgentName, issueAgentId } from "./agent_id.ts";
@@ -29,13 +29,17 @@ export function portsOf(agents: readonly AgentSettings[]): Set<number> {
 
 /**
  * Creates an agent: a new ID, its stand-in owner, its settings, its folders, and its spec and
- * sandbox file from the defaults. The first agent is `main`.
+ * sandbox file from the defaults. The first agent is `main`. Creates run one at a time (the
+ * agents' lock), from the check of the name to the write of the settings, so two creates of one
+ * name make one agent, and each create's block of ports is its own.
  */
 export async function createAgent(
   ctx: AgentContext,
   name: string | undefined,
   options: CreateAgentOptions = {},
 ): Promise<AgentSettings> {
+  await Deno.mkdir(ctx.paths.agentsState, { recursive: true, mode: 0o700 });
+  using _lock = await lockFile(ctx.paths.agentsLock);
   const agents = await listAgents(ctx);
   const chosen = name ?? (agents.length === 0 ? "main" : undefined);
   if (chosen === undefined) {

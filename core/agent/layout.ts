@@ -45,10 +45,15 @@ be undone.
 Your owner edits this file (Agent/instructions/) to tell you who you are and how to work.
 `;
 
-/** Makes an agent's folders and writes its spec and sandbox file from the defaults, with comments. */
+/**
+ * Makes an agent's folders and writes its spec and sandbox file from the defaults, with comments:
+ * every folder 0700 and every file 0600, whatever the umask, so no other user reads any of it.
+ */
 export async function createLayout(layout: AgentLayout, name: string): Promise<void> {
-  await Deno.mkdir(layout.home, { recursive: true });
-  for (const c of COLLECTIONS) await Deno.mkdir(layout.collection(c), { recursive: true });
+  await Deno.mkdir(layout.root, { recursive: true, mode: 0o700 });
+  await Deno.chmod(layout.root, 0o700);
+  await Deno.mkdir(layout.home, { recursive: true, mode: 0o700 });
+  for (const c of COLLECTIONS) await Deno.mkdir(layout.collection(c), { recursive: true, mode: 0o700 });
   await Deno.mkdir(layout.config, { recursive: true, mode: 0o700 });
   await writeIfAbsent(layout.specToml, DEFAULT_SPEC_TOML);
   await writeIfAbsent(layout.sandboxToml, DEFAULT_SANDBOX_TOML);
@@ -60,7 +65,7 @@ async function writeIfAbsent(path: string, text: string): Promise<void> {
     await Deno.lstat(path);
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
-    await atomicWrite(path, text);
+    await atomicWrite(path, text, { mode: 0o600 });
   }
 }
 

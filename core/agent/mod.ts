@@ -35,9 +35,18 @@ export { findAgent, listAgents, resolveAgent } from "./agents.ts";
 export { createAgent, type CreateAgentOptions, portsOf } from "./create_agent.ts";
 export { listRemoved, removeAgent, type RemoveFiles, type RemoveResult } from "./remove_agent.ts";
 export { restoreAgent } from "./restore_agent.ts";
-export { startAgent, type StartAgentOptions } from "./start_agent.ts";
+export { startAgent, type StartAgentOptions, type StartResult } from "./start_agent.ts";
 export { stopAgent } from "./stop_agent.ts";
-export { agentLogs, type AgentState, type AgentStatus, agentStatus } from "./agent_status.ts";
+export { type AgentState, type AgentStatus, agentStatus } from "./agent_status.ts";
+export { agentLogs, type LogLine, type LogSource } from "./agent_logs.ts";
+/** One start, stop or remove of an agent at a time. */
+export { type AgentChange, holdAgentLock } from "./agent_lock.ts";
+/** What of the agent's is its user's alone, narrowed again at each start. */
+export { secureAgentFolders } from "./secure_folders.ts";
+/** The system's programs Link runs (bubblewrap, util-linux's), and whether the PATH has them. */
+export { missingTools, onPath, requireTools, SYSTEM_TOOLS, type SystemTool } from "./system_tools.ts";
+/** What a start says of an agent with no model to call. */
+export { modelNote } from "./model_note.ts";
 /** Services. */
 export * as services from "./services/mod.ts";
 export { serviceFor } from "./service_plan.ts";

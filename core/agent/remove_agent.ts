@@ -1,11 +1,12 @@
 import { join } from "node:path";
-import { atomicWrite, type LinkPaths, readTextIfExists } from "../base/mod.ts";
+import { atomicWrite, type LinkPaths, lockFile, readTextIfExists } from "../base/mod.ts";
+import { holdAgentLock } from "./agent_lock.ts";
 import type { AgentContext } from "./context.ts";
 import { unbindKey } from "./keyring.ts";
 import { layoutOf } from "./layout.ts";
 import { loadMachine } from "./machine.ts";
 import type { AgentSettings } from "./settings.ts";
-import { stopAgent } from "./stop_agent.ts";
+import { stopHeld } from "./stop_agent.ts";
 import { pickBackend, serviceNames } from "./services/mod.ts";
 
 /** What happens to an agent's files on remove: kept aside (the default) or deleted. */
@@ -33,7 +34,8 @@ export interface RemovedRecord {
 /**
  * Removes an agent: stops it, unbinds its key, removes its services and settings (BRG-7), and
  * puts its folders aside for `keep_moved` unless told to delete them (CLI-7). A Home the person
- * picked stays where it is.
+ * picked stays where it is. It waits for a start or stop of the agent at work, and frees the name
+ * under the agents' lock, so a create of the same name meanwhile sees it taken or free, never half.
  */
 export async function removeAgent(
   ctx: AgentContext,
@@ -41,7 +43,10 @@ export async function removeAgent(
   options: { files?: RemoveFiles } = {},
 ): Promise<RemoveResult> {
   const { paths } = ctx;
-  await stopAgent(ctx, agent);
+  // The agent's lock first, then the agents': the order every command takes them in.
+  using _agent = await holdAgentLock(paths, agent, "remove");
+  await stopHeld(ctx, agent);
+  using _agents = await lockFile(paths.agentsLock);
   const backend = await pickBackend(paths, ctx.env);
   for (const role of ["agent", "bridge"] as const) await backend.remove(serviceNames(role, agent.id));
   await unbindKey(paths, agent.id);

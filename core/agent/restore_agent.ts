@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { LinkError } from "../base/mod.ts";
+import { LinkError, lockFile } from "../base/mod.ts";
 import { noteIssuedId } from "./agent_id.ts";
 import { listAgents } from "./agents.ts";
 import type { AgentContext } from "./context.ts";
@@ -13,6 +13,8 @@ import { type AgentSettings, loadSettings } from "./settings.ts";
  */
 export async function restoreAgent(ctx: AgentContext, name: string): Promise<AgentSettings> {
   const { paths } = ctx;
+  await Deno.mkdir(paths.agentsState, { recursive: true, mode: 0o700 });
+  using _lock = await lockFile(paths.agentsLock);
   const record = (await listRemoved(paths)).find((r) => r.name === name || r.id === name);
   if (!record) {
     throw new LinkError(
@@ -37,7 +39,7 @@ export async function restoreAgent(ctx: AgentContext, name: string): Promise<Age
   await Deno.copyFile(join(aside, "settings.toml"), paths.settingsToml(record.id));
   const settings = await loadSettings(paths, record.id);
   const layout = layoutOf(paths, settings);
-  await Deno.mkdir(paths.agentFolders, { recursive: true });
+  await Deno.mkdir(paths.agentFolders, { recursive: true, mode: 0o700 });
   await Deno.rename(join(aside, "folder"), layout.root).catch((err) => {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   });

@@ -68,7 +68,7 @@ export async function updateSettings(
   id: string,
   change: (settings: AgentSettings) => AgentSettings | Promise<AgentSettings>,
 ): Promise<AgentSettings> {
-  await Deno.mkdir(paths.agentState(id), { recursive: true });
+  await Deno.mkdir(paths.agentState(id), { recursive: true, mode: 0o700 });
   using _lock = await lockFile(`${paths.settingsToml(id)}.lock`);
   const next = await change(await loadSettings(paths, id));
   await saveSettings(paths, next);

@@ -1,16 +1,25 @@
-import { LinkError, PORT_TAKEN_EXIT, RoleExited, type RoleProcess, spawnRole } from "../base/mod.ts";
+import {
+  type HeldLock,
+  LinkError,
+  PORT_TAKEN_EXIT,
+  RoleExited,
+  type RoleProcess,
+  spawnRole,
+} from "../base/mod.ts";
 import { KNOWN } from "../adapters/mod.ts";
 import { findPlugin } from "../plugins/mod.ts";
-import { listAgents } from "./agents.ts";
 import { loadAgentConfig } from "./agent_config.ts";
+import { holdAgentLock } from "./agent_lock.ts";
 import { type AgentStatus, agentStatus } from "./agent_status.ts";
 import type { AgentContext } from "./context.ts";
-import { portsOf } from "./create_agent.ts";
 import { bindKey, unbindKey } from "./keyring.ts";
-import { loadMachine } from "./machine.ts";
-import { blockPorts, isPortFree, randomFreeBlock } from "./ports.ts";
+import { loadMachine, type Machine } from "./machine.ts";
+import { modelNote } from "./model_note.ts";
+import { freePorts, moveBlock } from "./move_block.ts";
+import { secureAgentFolders } from "./secure_folders.ts";
 import { serviceFor } from "./service_plan.ts";
-import { type AgentSettings, updateSettings } from "./settings.ts";
+import { type AgentSettings, loadSettings, updateSettings } from "./settings.ts";
+import { requireTools } from "./system_tools.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
 import { firstServiceError, serviceFailure } from "./roles/door/mod.ts";
 import { startOnSharedBridge, stayOnSharedBridge } from "./roles/shared/mod.ts";
@@ -39,29 +48,38 @@ export interface StartAgentOptions {
   procRoot?: string;
 }
 
+/** What a start found: the agent's status, and whether it was running already. */
+export type StartResult = AgentStatus & { already?: true };
+
 /**
  * Starts an agent: checks its spec and grants, sets the sandbox setting it was given, moves its
  * ports if another program holds one (PRT-4), binds a new key (BRG-7), and starts its bridge, which
  * opens the door and wakes the agent's service before it says it is ready. An agent asleep behind
- * its door is running already.
+ * its door is running already. One start, stop or remove of an agent runs at a time (its lock):
+ * a start while another command is at work on it is refused (AGENT_BUSY).
  */
 export async function startAgent(
   ctx: AgentContext,
   agent: AgentSettings,
   options: StartAgentOptions = {},
-): Promise<AgentStatus> {
-  const machine = await loadMachine(ctx.paths);
-  if (options.sandbox === false && !machine.unsandboxed) throw unsandboxedRefused(agent, "--no-sandbox");
-  if (options.sandbox !== undefined && options.sandbox !== agent.sandbox.enabled) {
-    agent = await updateSettings(
-      ctx.paths,
-      agent.id,
-      (s) => ({ ...s, sandbox: { enabled: options.sandbox! } }),
-    );
+): Promise<StartResult> {
+  const lock = await holdAgentLock(ctx.paths, agent, "start");
+  try {
+    // Read again under the lock: a start just before this one may have moved its ports.
+    return await startHeld(ctx, await loadSettings(ctx.paths, agent.id), options, lock);
+  } finally {
+    lock.release();
   }
-  if (!agent.sandbox.enabled && !machine.unsandboxed) throw unsandboxedRefused(agent, "its setting");
-  await loadAgentConfig(ctx.paths, agent);
-  await checkHarnessPresent(ctx, agent);
+}
+
+async function startHeld(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: StartAgentOptions,
+  lock: HeldLock,
+): Promise<StartResult> {
+  const { machine, checked } = await checkStart(ctx, agent, options);
+  agent = checked;
   const current = await agentStatus(ctx, agent);
   if (current.state === "running" || current.state === "asleep") {
     ctx.note?.(
@@ -69,22 +87,29 @@ export async function startAgent(
         ? `Agent "${agent.name}" is running already`
         : `Agent "${agent.name}" is running already, asleep until its next message`,
     );
-    return current;
+    return { ...current, already: true };
   }
+  const backend = await pickBackend(ctx.paths, ctx.env);
+  const wanted = [
+    ...(agent.sandbox.enabled ? ["bwrap"] : []),
+    ...(backend.kind === "detached" ? ["setsid"] : []),
+  ];
+  await requireTools(ctx.env, `Cannot start agent "${agent.name}"`, wanted);
   if (agent.sandbox.enabled) {
     // Before any service starts: the agent's service has no terminal to ask in (SBX-3).
     const found = await checkUserNamespaces({ procRoot: options.procRoot });
     if (options.consent) await offerBwrapProfile(found, options.consent);
     else requireUserNamespaces(found);
   }
-  const backend = await pickBackend(ctx.paths, ctx.env);
   await backend.stop(serviceNames("bridge", agent.id));
   await backend.stop(serviceNames("agent", agent.id));
   agent = await freePorts(ctx, agent);
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
-  if (machine.shared_bridge) return await startShared(ctx, agent, options.foreground);
-  if (options.foreground) return await runInForeground(ctx, agent, options.foreground);
+  const note = await modelNote(ctx, agent);
+  if (note) ctx.note?.(note);
+  if (machine.shared_bridge) return await startShared(ctx, agent, { foreground: options.foreground, lock });
+  if (options.foreground) return await runInForeground(ctx, agent, options.foreground, lock);
   // The failure said is the last attempt's: one moved off a taken port may fail another way.
   let sinceMs = Date.now();
   try {
@@ -108,6 +133,33 @@ export async function startAgent(
 }
 
 /**
+ * What a start checks before anything runs: the agent's folders its user's alone, the machine's
+ * settings, the sandbox setting it was given (GRT-6), its spec and grants, its harness there.
+ */
+async function checkStart(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: StartAgentOptions,
+): Promise<{ machine: Machine; checked: AgentSettings }> {
+  if ((await secureAgentFolders(ctx.paths, agent)).length) {
+    ctx.note?.(`Made the folders of agent "${agent.name}" yours alone: other users could read them`);
+  }
+  const machine = await loadMachine(ctx.paths);
+  if (options.sandbox === false && !machine.unsandboxed) throw unsandboxedRefused(agent, "--no-sandbox");
+  if (options.sandbox !== undefined && options.sandbox !== agent.sandbox.enabled) {
+    agent = await updateSettings(
+      ctx.paths,
+      agent.id,
+      (s) => ({ ...s, sandbox: { enabled: options.sandbox! } }),
+    );
+  }
+  if (!agent.sandbox.enabled && !machine.unsandboxed) throw unsandboxedRefused(agent, "its setting");
+  await loadAgentConfig(ctx.paths, agent);
+  await checkHarnessPresent(ctx, agent);
+  return { machine, checked: agent };
+}
+
+/**
  * `shared_bridge = true` (PRC-6): the agent goes on the one bridge every agent shares, started
  * when none runs; no bridge of its own. With --foreground it stays until the signal aborts,
  * starting the shared bridge again when it is gone (PRC-16).
@@ -115,14 +167,17 @@ export async function startAgent(
 async function startShared(
   ctx: AgentContext,
   agent: AgentSettings,
-  foreground?: AbortSignal,
+  options: { foreground?: AbortSignal; lock: HeldLock },
 ): Promise<AgentStatus> {
+  const { foreground } = options;
   try {
     agent = await startOnSharedBridge(ctx, agent, { moveBlock: (a, busy) => moveBlock(ctx, a, busy) });
     if (foreground) {
       ctx.note?.(
         `Agent "${agent.name}" runs on the shared bridge on port ${agent.ports.endpoint}; Ctrl-C stops it`,
       );
+      // Started: a stop from another terminal may now take its turn.
+      options.lock.release();
       await stayOnSharedBridge(ctx, agent, foreground);
     }
   } catch (err) {
@@ -160,6 +215,7 @@ async function runInForeground(
   ctx: AgentContext,
   agent: AgentSettings,
   signal: AbortSignal,
+  lock: HeldLock,
 ): Promise<AgentStatus> {
   const children: RoleProcess[] = [];
   const spawn = async (service: ServiceDefinition) => {
@@ -177,6 +233,7 @@ async function runInForeground(
     ctx.note?.(
       `Agent "${agent.name}" runs in the foreground on port ${agent.ports.endpoint}; Ctrl-C stops it`,
     );
+    lock.release();
     const ended = children.map((c) => c.child.status);
     await Promise.race([new Promise((r) => signal.addEventListener("abort", r, { once: true })), ...ended]);
   } finally {
@@ -202,29 +259,8 @@ async function checkHarnessPresent(ctx: AgentContext, agent: AgentSettings): Pro
     "HARNESS_MISSING",
     `Cannot start agent "${agent.name}": harness "${agent.harness}" is not installed`,
     {
-      hint:
-        `Install its adapter (lnk-${agent.harness} on the PATH), or switch harness with \`lnk agent use link\``,
+      hint: `Install its adapter (lnk-${agent.harness} on the PATH), or make an agent on Link Harness ` +
+        "with `lnk agent create <name> --harness link`",
     },
   );
-}
-
-/** Rechecks the agent's ports; where another program holds one, moves the block first (PRT-4). */
-async function freePorts(ctx: AgentContext, agent: AgentSettings): Promise<AgentSettings> {
-  const ports = [agent.ports.endpoint, ...blockPorts(agent.ports.block)];
-  const busy = ports.find((p) => !isPortFree(p));
-  return busy === undefined ? agent : await moveBlock(ctx, agent, busy);
-}
-
-async function moveBlock(ctx: AgentContext, agent: AgentSettings, busy: number): Promise<AgentSettings> {
-  const others = (await listAgents(ctx)).filter((a) => a.id !== agent.id);
-  const block = randomFreeBlock(portsOf(others));
-  const moved = await updateSettings(
-    ctx.paths,
-    agent.id,
-    (s) => ({ ...s, ports: { endpoint: block, block } }),
-  );
-  ctx.note?.(
-    `Moved agent "${agent.name}" to ports ${block}-${block + 9}: port ${busy} is taken by another program`,
-  );
-  return moved;
 }

@@ -14,15 +14,15 @@ export { type Clock, SYSTEM_CLOCK } from "./clock.ts";
 /** Durations such as "10s" and "5m". */
 export { isDuration, parseDuration } from "./duration.ts";
 /** Writes that are never seen half done, and tolerant reads. */
-export { atomicWrite, readTextIfExists, readTextOrEmpty } from "./atomic_write.ts";
+export { atomicWrite, isTempName, readTextIfExists, readTextOrEmpty } from "./atomic_write.ts";
 /** The first line of stdin, where a role is handed its secrets. */
 export { readStdinLine } from "./stdin_line.ts";
 /** Closing what may be closed already, and writing every byte. */
 export { closeQuietly, writeAll } from "./conn_io.ts";
 /** A byte stream read line by line. */
 export { LineReader } from "./line_reader.ts";
-/** An exclusive lock on a file, held until disposed. */
-export { lockFile } from "./lock_file.ts";
+/** An exclusive lock on a file, held until disposed; taken at once or waited for. */
+export { type HeldLock, lockFile, lockNote, tryLockFile } from "./lock_file.ts";
 /** TOML reading with file, line and key in every error. */
 export { lineOfKey, loadToml, parseToml, stringifyToml, validateToml } from "./toml.ts";
 /** A schema built at its first use, so loading its module costs nothing. */

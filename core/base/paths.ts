@@ -20,6 +20,14 @@ export class LinkPaths {
   agentState(id: string): string {
     return join(this.agentsState, id);
   }
+  /** Held while agents are created, removed or restored, and while a port block is chosen. */
+  get agentsLock(): string {
+    return join(this.agentsState, ".lock");
+  }
+  /** Held while one agent starts, stops or is removed: one at a time. */
+  agentLock(id: string): string {
+    return join(this.agentState(id), "agent.lock");
+  }
   settingsToml(id: string): string {
     return join(this.agentState(id), "settings.toml");
   }

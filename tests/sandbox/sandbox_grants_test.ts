@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { linkRuntime } from "../../sandbox/mod.ts";
 import { agentFixture, LINK_HARNESS, sandboxTest } from "./_support.ts";
 import { runSandboxed } from "../../sandbox/mod.ts";
 
@@ -222,8 +223,12 @@ sandboxTest("sandbox: /tmp is its own and sized (SBX-5)", async () => {
       `ls -A /tmp; test -e "${marker}" || echo not-seen; (head -c 2000000 /dev/zero > /tmp/big) 2>/dev/null || echo full`,
       { tmpSize: 1024 * 1024 },
     );
-    // The fixture's own home lives under /tmp outside, so its top folder is the one mount point.
-    assert.deepEqual(r.stdout, `${fx.home.split("/")[2]}\nnot-seen\nfull\n`);
+    // What is mounted from under /tmp outside shows as its top folder: the fixture's own home, and
+    // Deno, the checkout and Deno's cache (Link's roles run from source) when they are there too.
+    const { deno, checkout, denoDir } = await linkRuntime();
+    const mounted = [fx.home, deno, checkout, denoDir].filter((p) => p?.startsWith("/tmp/")) as string[];
+    const tops = [...new Set(mounted.map((p) => p.split("/")[2]))].sort();
+    assert.deepEqual(r.stdout, `${tops.join("\n")}\nnot-seen\nfull\n`);
   } finally {
     await Deno.remove(marker);
   }

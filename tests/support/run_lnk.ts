@@ -2,13 +2,23 @@ import { roleArgv } from "../../core/base/mod.ts";
 import type { CliResult } from "./run_cli.ts";
 import type { TempHome } from "./temp_home.ts";
 
+/** How a child `lnk` is run: what is typed on its stdin, and the umask its shell gives it. */
+export interface RunLnkOptions {
+  stdin?: string;
+  /** The umask the child starts with (a shell's `umask 000`, say); this process's unless told. */
+  umask?: number;
+}
+
 /** Runs `lnk <args>` as a child process, as a person at a shell would, against a temporary home. */
 export async function runLnk(
   args: string[],
   home: TempHome,
-  options: { stdin?: string } = {},
+  options: RunLnkOptions = {},
 ): Promise<CliResult> {
-  const [exe, ...rest] = roleArgv(args);
+  const argv = roleArgv(args);
+  const [exe, ...rest] = options.umask === undefined
+    ? argv
+    : ["sh", "-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$@"`, "sh", ...argv];
   const child = new Deno.Command(exe!, {
     args: rest,
     env: home.env.toObject(),

@@ -46,3 +46,36 @@ export async function chatOnce(io: Io, target: ChatTarget, thread: string, text:
       throw new LinkError("PROVIDER_ERROR", outcome.message, { hint: outcome.hint });
   }
 }
+
+/** What `lnk agent chat send --json` prints once the answer is whole. */
+export interface CollectedChat {
+  /** Answers kept from before, each whole, in order. */
+  earlier: string[];
+  answer: string;
+  outcome: "answered" | "answered-elsewhere" | "stopped";
+}
+
+/** Sends one message and collects its answer whole instead of printing it as it streams. */
+export async function chatCollected(
+  io: Io,
+  target: ChatTarget,
+  thread: string,
+  text: string,
+): Promise<CollectedChat> {
+  const earlier: string[] = [];
+  let answer = "";
+  const outcome = await sendChat({
+    address: target.address,
+    caller: target.caller,
+    heldDir: target.heldDir,
+    thread,
+    text,
+    signal: io.signal,
+    onEarlier: (piece) => void earlier.push(piece),
+    onText: (piece) => void (answer += piece),
+  });
+  if (outcome.kind === "failed") {
+    throw new LinkError("PROVIDER_ERROR", outcome.message, { hint: outcome.hint });
+  }
+  return { earlier, answer, outcome: outcome.kind };
+}

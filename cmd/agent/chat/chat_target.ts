@@ -24,7 +24,8 @@ export async function chatTarget(ctx: AgentContext, name: string | undefined): P
       "UNSUPPORTED",
       `Cannot chat with agent "${agent.name}": its harness "${agent.harness}" speaks its own connections and has no endpoint to send to`,
       {
-        hint: "Talk to it on one of its connections, or switch it to Link Harness with `lnk agent use link`",
+        hint: "Talk to it on one of its connections, or make an agent on Link Harness with " +
+          "`lnk agent create <name> --harness link` and chat with that one",
       },
     );
   }

@@ -24,7 +24,12 @@ export async function loadHarnessLayer(paths: LinkPaths, harness: string): Promi
   const path = paths.harnessToml(harness);
   const text = await readTextIfExists(path);
   if (text === undefined) return undefined;
-  validateToml(LayerSections, text, path, "Fix these harness grants, or run `lnk agent harness reset`");
+  validateToml(
+    LayerSections,
+    text,
+    path,
+    `Fix these harness grants, or move "${path}" aside to run the harness with the agent's grants alone`,
+  );
   return { path, ...layerFlags(parseToml(text, path) as Raw) };
 }
 

@@ -59,7 +59,11 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
     return undefined;
   });
   if (!door) {
-    log.error("Cannot hold the agent's port: another program holds it", { agent: id, port });
+    log.error("Cannot hold the agent's port: another program holds it", {
+      agent: id,
+      port,
+      code: "PORT_UNAVAILABLE",
+    });
     return PORT_TAKEN_EXIT;
   }
   await using _door = door;

@@ -28,7 +28,7 @@ export function detachedBackend(paths: LinkPaths): ServiceBackend {
     const pid = await readPid(n);
     if (!pid) return { running: false };
     if (await processAlive(pid.pid, pid.agent)) return { running: true, pid: pid.pid };
-    return { running: false, died: true };
+    return { running: false, died: true, started: pid.started };
   };
   return {
     kind: "detached",

@@ -17,6 +17,8 @@ export interface ServiceState {
   readonly pid?: number;
   /** The service was started and is gone: it died (or was killed) without a stop. */
   readonly died?: boolean;
+  /** When it was started (ISO), where the backend knows. */
+  readonly started?: string;
 }
 
 /** One interface, three backends: systemd --user, launchd, a detached process group. */

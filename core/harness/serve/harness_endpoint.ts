@@ -71,7 +71,7 @@ export async function openHarnessEndpoint(options: HarnessEndpointOptions): Prom
     stopping ??= (async () => {
       stop.abort();
       full.reject(new Error("it is stopping"));
-      await Promise.all(served.map((s) => s.turns.settled()));
+      await Promise.all(served.map((s) => s.turns[Symbol.asyncDispose]()));
       await server.shutdown();
     })();
   if (options.signal?.aborted) await shutdown();

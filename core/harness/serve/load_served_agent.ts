@@ -92,6 +92,7 @@ export async function loadServedAgent(
     turns: turnSettingsOf(spec),
     contextTokens: spec.model.context ?? DEFAULT_CONTEXT_TOKENS,
     clock,
+    holders: joinPath(chats, ".holders"),
   };
   return { agent, key: decodeKey(input.key), store, runner };
 }

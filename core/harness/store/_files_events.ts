@@ -2,6 +2,7 @@ import { joinPath } from "../../base/mod.ts";
 import { ConversationEvent, type StoredEvent } from "./contract.ts";
 import { checkEventNumber } from "./store_checks.ts";
 import { parseStoredJson } from "./stored_json.ts";
+import { namesIn, removeStaleTemps } from "./_files_temps.ts";
 
 const EVENT_NAME = /^([1-9][0-9]*)\.json$/;
 
@@ -32,20 +33,21 @@ export async function appendEventFile(
   }
 }
 
-/** Reads `events/<n>.json` numbered `from` and after, in order, each checked against the schema. */
-export async function readEventFiles(folder: string, from: number): Promise<StoredEvent[]> {
+/**
+ * Reads `events/<n>.json` numbered `from` and after, in order, each checked against the schema.
+ * Only a number is an event: a temp file of a write killed mid-way is never read, and one older
+ * than STALE_TEMP_MS at `nowMs` is removed on the way.
+ */
+export async function readEventFiles(folder: string, from: number, nowMs: number): Promise<StoredEvent[]> {
   checkEventNumber(from);
   const dir = joinPath(folder, "events");
+  const names = await namesIn(dir);
   const numbers: number[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      const match = EVENT_NAME.exec(entry.name);
-      if (match && Number(match[1]) >= from) numbers.push(Number(match[1]));
-    }
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return [];
-    throw err;
+  for (const name of names) {
+    const match = EVENT_NAME.exec(name);
+    if (match && Number(match[1]) >= from) numbers.push(Number(match[1]));
   }
+  await removeStaleTemps(dir, names, nowMs);
   numbers.sort((a, b) => a - b);
   const events: StoredEvent[] = [];
   for (const n of numbers) {
@@ -56,7 +58,7 @@ export async function readEventFiles(folder: string, from: number): Promise<Stor
 }
 
 async function writeSynced(path: string, text: string): Promise<void> {
-  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o644 });
+  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
   try {
     const bytes = new TextEncoder().encode(text);
     let offset = 0;

@@ -2,6 +2,7 @@ import { atomicWrite, joinPath, readTextIfExists } from "../../base/mod.ts";
 import { Lease } from "./contract.ts";
 import { checkJudgement, checkTime, type LeaseJudgement, mayTake, sameHolding } from "./lease_rules.ts";
 import { parseStoredJson } from "./stored_json.ts";
+import { namesIn, removeStaleTemps } from "./_files_temps.ts";
 
 /** The lease of a conversation folder as stored in `turn.json` (TRN-1), or undefined when free. */
 export async function readTurnFile(folder: string): Promise<Lease | undefined> {
@@ -10,7 +11,10 @@ export async function readTurnFile(folder: string): Promise<Lease | undefined> {
   return text === undefined ? undefined : parseStoredJson(Lease, text, `"${path}"`);
 }
 
-/** turn.take on `turn.json` (TRN-7): judged and written while holding the folder's turn lock. */
+/**
+ * turn.take on `turn.json` (TRN-7): judged and written while holding the folder's turn lock. The
+ * folder's stale temp files (a `turn.json` or `tools.json` write killed mid-way) go on the way.
+ */
 export async function takeTurnFile(
   folder: string,
   lease: Lease,
@@ -18,6 +22,7 @@ export async function takeTurnFile(
 ): Promise<Lease | undefined> {
   checkJudgement(judgement);
   return await withTurnLock(folder, async () => {
+    await removeStaleTemps(folder, await namesIn(folder), judgement.nowMs);
     if (!mayTake(await readTurnFile(folder), judgement)) return undefined;
     const taken = { ...lease, renewed_at_ms: judgement.nowMs };
     await atomicWrite(joinPath(folder, "turn.json"), `${JSON.stringify(taken)}\n`);

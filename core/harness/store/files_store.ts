@@ -1,4 +1,4 @@
-import { atomicWrite, joinPath, readTextIfExists } from "../../base/mod.ts";
+import { atomicWrite, type Clock, joinPath, readTextIfExists, SYSTEM_CLOCK } from "../../base/mod.ts";
 import type { ConversationEvent, ConversationStore, Lease, StoredEvent } from "./contract.ts";
 import { conversationFolder, conversationFromFolder } from "./conversation_folder.ts";
 import { appendEventFile, readEventFiles } from "./_files_events.ts";
@@ -19,16 +19,18 @@ export type OpenStore = ConversationStore & AsyncDisposable;
  *                              tools.json        {"tools": [...]}, the narrowed list (TRN-13)
  * ```
  *
- * Folder names encode conversation ids reversibly (see conversationFolder).
+ * Folder names encode conversation ids reversibly (see conversationFolder). A write killed mid-way
+ * leaves only a `.<uuid>.tmp` beside its target, never read, and removed once stale (the clock).
  */
-export function filesStore(root: string): OpenStore {
+export function filesStore(root: string, options: { clock?: Clock } = {}): OpenStore {
+  const clock = options.clock ?? SYSTEM_CLOCK;
   const folder = (conversation: string) => joinPath(root, conversationFolder(conversation));
   return {
     async append(conversation: string, n: number, event: ConversationEvent): Promise<"ok" | "conflict"> {
       return await appendEventFile(folder(conversation), n, event);
     },
     async read(conversation: string, from = 1): Promise<StoredEvent[]> {
-      return await readEventFiles(folder(conversation), from);
+      return await readEventFiles(folder(conversation), from, clock.now());
     },
     async leaseRead(conversation: string): Promise<Lease | undefined> {
       return await readTurnFile(folder(conversation));

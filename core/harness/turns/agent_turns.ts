@@ -2,6 +2,7 @@ import { LinkError, logger } from "../../base/mod.ts";
 import { conversationState } from "./conversation_state.ts";
 import { EventLog } from "./event_log.ts";
 import type { ConversationEvent } from "../store/mod.ts";
+import { type HolderMark, holdMark } from "./holder_marks.ts";
 import { type LeaseKeeper, takeLease } from "./lease_keeper.ts";
 import { CommandLocks } from "./command_locks.ts";
 import { runConversation } from "./run_conversation.ts";
@@ -44,6 +45,7 @@ export class AgentTurns implements AsyncDisposable {
   #nudges = new TurnNudges();
   #tasks = new Set<Promise<void>>();
   #stop = new AbortController();
+  #mark: Promise<HolderMark | undefined> | undefined;
 
   constructor(agent: TurnAgent, options: { signal?: AbortSignal } = {}) {
     this.agent = agent;
@@ -146,13 +148,23 @@ export class AgentTurns implements AsyncDisposable {
     while (this.#tasks.size) await Promise.allSettled([...this.#tasks]);
   }
 
-  #take(conversation: string): Promise<LeaseKeeper | undefined> {
-    const { clock, turns } = this.agent;
-    return takeLease(this.agent.store, conversation, {
+  async #take(conversation: string): Promise<LeaseKeeper | undefined> {
+    const { clock, turns, holders } = this.agent;
+    // Held before any lease is taken, so every lease this process holds has its mark (holder_marks.ts).
+    if (holders !== undefined) {
+      const mark = await (this.#mark ??= holdMark(holders, clock.now()).catch((err) => {
+        // Without its mark the process still takes turns; the next one waits out the lapse.
+        log.warn("Cannot keep the mark that this harness lives", { agent: this.agent.id, error: err });
+        return undefined;
+      }));
+      await mark?.touch(clock.now());
+    }
+    return await takeLease(this.agent.store, conversation, {
       clock,
       renewMs: turns.renewMs,
       lapseMs: turns.lapseMs,
       signal: this.#stop.signal,
+      marks: holders,
     });
   }
 
@@ -223,6 +235,8 @@ export class AgentTurns implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     this.#stop.abort();
     await this.settled();
+    // Every lease is let go or left lapsed by now: the mark may go.
+    await (await this.#mark?.catch(() => undefined))?.release();
   }
 }
 

@@ -1,6 +1,7 @@
 import { type Clock, logger } from "../../base/mod.ts";
 import type { ConversationStore, Lease } from "../store/mod.ts";
-import { holderIsDead, thisHolder } from "./lease_holder.ts";
+import { clearMark, holderGone } from "./holder_marks.ts";
+import { thisHolder } from "./lease_holder.ts";
 
 const log = logger("harness");
 
@@ -13,12 +14,14 @@ export interface TakeOptions {
   lapseMs: number;
   /** Stops renewing (the harness is stopping); the lease is then left to lapse. */
   signal?: AbortSignal;
+  /** Where holders keep their marks (holder_marks.ts), to tell a dead holder of another sandbox. */
+  marks?: string;
 }
 
 /**
  * turn.take (TRN-7): takes a conversation's lease when it is free or lapsed, one taker at a time,
  * and renews it until released. A lease whose holder is provably dead (a process of this boot
- * that is gone) is taken without waiting out the lapse, judged so that only that very lease, and
+ * that is gone, or whose mark no process holds) is taken without waiting out the lapse, judged so that only that very lease, and
  * never a fresher one, can be taken. Undefined when another process holds the turn.
  */
 export async function takeLease(
@@ -32,9 +35,12 @@ export async function takeLease(
   if (!taken) {
     const current = await store.leaseRead(conversation);
     const age = current ? now - current.renewed_at_ms : 0;
-    if (current && age >= 1 && age < options.lapseMs && holderIsDead(current.holder)) {
+    if (current && age >= 1 && age < options.lapseMs && await holderGone(current.holder, options.marks)) {
       taken = await store.leaseTake(conversation, lease, { lapseMs: age, nowMs: now });
-      if (taken) log.info("Took the turn of a process that died", { conversation, pid: current.holder.pid });
+      if (taken) {
+        log.info("Took the turn of a process that died", { conversation, pid: current.holder.pid });
+        if (options.marks !== undefined) await clearMark(options.marks, current.holder);
+      }
     }
   }
   return taken ? new LeaseKeeper(store, conversation, taken, options) : undefined;

@@ -58,4 +58,10 @@ export interface TurnAgent {
   /** Tokens of context the model takes; a message above it is refused. */
   contextTokens: number;
   clock: Clock;
+  /**
+   * Where each process taking this agent's turns keeps its mark while it lives (holder_marks.ts),
+   * so the next harness takes the lease of one that died at once; without it, a lease of another
+   * sandbox's harness waits out the lapse.
+   */
+  holders?: string;
 }

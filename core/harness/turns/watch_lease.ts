@@ -1,7 +1,8 @@
 import { isLapsed } from "../store/lease_rules.ts";
 import { conversationState } from "./conversation_state.ts";
 import type { EventLog } from "./event_log.ts";
-import { holderIsDead, sameHolder, thisHolder } from "./lease_holder.ts";
+import { holderGone } from "./holder_marks.ts";
+import { sameHolder, thisHolder } from "./lease_holder.ts";
 import type { LeaseKeeper } from "./lease_keeper.ts";
 import type { TurnAgent } from "./turn_agent.ts";
 
@@ -30,7 +31,7 @@ export async function watchLease(options: WatchLeaseOptions): Promise<void> {
     const lease = await store.leaseRead(events.conversation);
     const now = clock.now();
     const live = lease && !isLapsed(lease, { nowMs: now, lapseMs: turns.lapseMs }) &&
-      !holderIsDead(lease.holder);
+      !(await holderGone(lease.holder, agent.holders));
     if (live && sameHolder(lease.holder, thisHolder())) return;
     if (live) {
       await clock.sleep(Math.max(1, lease.renewed_at_ms + turns.lapseMs - now), signal);

@@ -15,8 +15,8 @@ Deno.test("lnk agent chat send refuses a harness that speaks its own connections
     code: 1,
     stdout: "",
     stderr: 'error: Cannot chat with agent "main": its harness "ownchat" speaks its own connections and ' +
-      "has no endpoint to send to\n  hint: Talk to it on one of its connections, or switch it to Link Harness " +
-      "with `lnk agent use link`\n",
+      "has no endpoint to send to\n  hint: Talk to it on one of its connections, or make an agent on Link " +
+      "Harness with `lnk agent create <name> --harness link` and chat with that one\n",
   });
 });
 
@@ -43,7 +43,7 @@ Deno.test("lnk agent chat takes send or nothing, and send takes a message", asyn
     stdout: "",
     stderr:
       "error: Cannot send an empty message\n  hint: Usage: lnk agent chat [send <text>] [--agent <name>] " +
-      "[--thread <name>]\n",
+      "[--thread <name>] [--json]\n",
   });
   assert.equal((await runCli(["agent", "chat", "send", "--thread", "no/slash", "hi"], home)).code, 2);
 });

@@ -113,3 +113,22 @@ Deno.test("filesStore() list() of a root that does not exist yet is empty", asyn
   assert.equal(await store.toolsRead("link:main"), undefined);
   assert.deepEqual(await names(join(chats.root, "..")), [], "reading creates nothing");
 });
+
+Deno.test("filesStore() never reads a write killed mid-way as an event, and clears its temp files once stale (item 13)", async () => {
+  await using chats = await tempChats();
+  await using store = filesStore(chats.root);
+  await store.append("link:main", 1, message("one"));
+  const folder = join(chats.root, "link+main");
+  const events = join(folder, "events");
+  // What a write killed mid-way leaves: half an event, and half a turn.json, each in its temp file.
+  const stale = [join(events, `.${crypto.randomUUID()}.tmp`), join(folder, `.${crypto.randomUUID()}.tmp`)];
+  const fresh = join(events, `.${crypto.randomUUID()}.tmp`);
+  for (const path of [...stale, fresh]) await Deno.writeTextFile(path, '{"type":"mess');
+  const longAgo = new Date(Date.now() - 11 * 60_000);
+  for (const path of stale) await Deno.utime(path, longAgo, longAgo);
+  assert.deepEqual(await store.read("link:main"), [{ n: 1, event: message("one") }]);
+  assert.ok(await store.leaseTake("link:main", leaseOf(7, "t1"), { lapseMs: 60_000, nowMs: Date.now() }));
+  // A temp file this young may be a write under way: it stays; the stale ones are gone.
+  assert.deepEqual(await names(events), [fresh.slice(events.length + 1), "1.json"]);
+  assert.deepEqual(await names(folder), ["events", "turn.json", "turn.lock"]);
+});
