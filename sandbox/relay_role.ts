@@ -73,30 +73,32 @@ function ownRole(
 async function runChild(command: readonly string[], signal?: AbortSignal): Promise<number> {
   const [program, ...rest] = command;
   await using spawner = await ConfinedSpawner.scoped();
-  let child: SpawnedChild;
-  try {
-    child = await spawner.spawn(program!, { args: rest, stdin: "inherit" });
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
-    log.error("Cannot run the command in the sandbox: it is not there or not a program", { program });
-    return err instanceof Deno.errors.NotFound ? 127 : 126;
-  }
+  // A signal that comes while the program is being started is passed on once it is.
+  let child: SpawnedChild | undefined;
+  let pending: Deno.Signal | undefined;
+  const pass = (sig: Deno.Signal) => {
+    if (!child) return void (pending = sig);
+    try {
+      child.kill(sig);
+    } catch { /* exited */ }
+  };
   const handlers = FORWARDED.map((sig) => {
-    const forward = () => {
-      try {
-        child.kill(sig);
-      } catch { /* exited */ }
-    };
+    const forward = () => pass(sig);
     Deno.addSignalListener(sig, forward);
     return [sig, forward] as const;
   });
-  const onAbort = () => {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* exited */ }
-  };
+  const onAbort = () => pass("SIGTERM");
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
+    try {
+      child = await spawner.spawn(program!, { args: rest, stdin: "inherit" });
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
+      log.error("Cannot run the command in the sandbox: it is not there or not a program", { program });
+      return err instanceof Deno.errors.NotFound ? 127 : 126;
+    }
+    if (signal?.aborted) pending ??= "SIGTERM";
+    if (pending) pass(pending);
     const status = await child.status;
     return status.signal ? 128 + (SIGNAL_NUMBER[status.signal] ?? 0) : status.code;
   } finally {
