@@ -10,6 +10,13 @@ export interface Libc {
   open: (path: Uint8Array<ArrayBuffer>, flags: number) => number;
   openat: (dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => number;
   close: (fd: number) => number;
+  statx: (
+    dirfd: number,
+    path: Uint8Array<ArrayBuffer>,
+    flags: number,
+    mask: number,
+    buf: Uint8Array<ArrayBuffer>,
+  ) => number;
   __errno_location: () => Deno.PointerValue;
 }
 
@@ -22,6 +29,7 @@ const SYMBOLS = {
   open: { parameters: ["buffer", "i32"], result: "i32" },
   openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
 

@@ -1,6 +1,23 @@
+/** A folder or file bound from this machine, by its real path (planned) or by descriptor (at the start). */
+export interface BindMount {
+  kind: "ro" | "rw";
+  src: string;
+  dest: string;
+  optional?: boolean;
+  /**
+   * How the start checks its source, opened without following a link an agent could have made:
+   * "grant" (what a grant names: it must still be there and outside what Link hides), "exact" (it
+   * must still be there), or unset (system and runtime paths, followed as they are).
+   */
+  check?: "grant" | "exact";
+  /** A writable place whose protected places are kept (protected_list.ts). */
+  guarded?: boolean;
+}
+
 /** One mount in a sandbox's view of the file system. */
 export type Mount =
-  | { kind: "ro" | "rw"; src: string; dest: string; optional?: boolean }
+  | BindMount
+  | { kind: "ro-fd" | "rw-fd"; fd: number; dest: string }
   | { kind: "hide"; dest: string; folder: boolean }
   | { kind: "tmpfs"; dest: string; size: number }
   | { kind: "symlink"; target: string; dest: string }
@@ -9,7 +26,8 @@ export type Mount =
 /**
  * Who a mount is for; at one path the later layer wins. System first, then what the spec grants,
  * then what Link hides again, then what Link itself needs (the runtime, the agent's folders, the
- * harness's home and its sockets), then the sandbox's own /proc, /dev and /tmp.
+ * harness's home and its sockets), then the sandbox's own /proc, /dev and /tmp, then the protected
+ * places a start keeps read-only in writable ones.
  */
 export const LAYER = {
   system: 0,
@@ -20,6 +38,7 @@ export const LAYER = {
   team: 5,
   own: 6,
   private: 7,
+  guard: 8,
 } as const;
 export type Layer = (typeof LAYER)[keyof typeof LAYER];
 
@@ -32,14 +51,26 @@ const HIDE_SIZE = 64 * 1024;
  */
 export class MountList {
   #mounts: { mount: Mount; layer: Layer; seq: number }[] = [];
+  #seq = 0;
 
   add(layer: Layer, mount: Mount): void {
-    this.#mounts.push({ mount, layer, seq: this.#mounts.length });
+    this.#mounts.push({ mount, layer, seq: this.#seq++ });
   }
 
   /** Every mount so far, in the order they were added. */
   get mounts(): readonly Mount[] {
     return this.#mounts.map((m) => m.mount);
+  }
+
+  /** The same list with each mount changed (or left out, with undefined), layers and order kept. */
+  map(change: (mount: Mount) => Mount | undefined): MountList {
+    const next = new MountList();
+    next.#seq = this.#seq;
+    for (const { mount, layer, seq } of this.#mounts) {
+      const changed = change(mount);
+      if (changed) next.#mounts.push({ mount: changed, layer, seq });
+    }
+    return next;
   }
 
   /** The bubblewrap arguments making this view. */
@@ -67,6 +98,10 @@ function mountArgs(mount: Mount): string[] {
       return [mount.optional ? "--ro-bind-try" : "--ro-bind", mount.src, mount.dest];
     case "rw":
       return [mount.optional ? "--bind-try" : "--bind", mount.src, mount.dest];
+    case "ro-fd":
+      return ["--ro-bind-fd", String(mount.fd), mount.dest];
+    case "rw-fd":
+      return ["--bind-fd", String(mount.fd), mount.dest];
     case "hide":
       return mount.folder
         ? ["--size", String(HIDE_SIZE), "--tmpfs", mount.dest]

@@ -1,12 +1,15 @@
+import { join } from "node:path";
 import { LinkError, type LinkPaths, roleArgv } from "../core/base/mod.ts";
 import type { SandboxSpec } from "./sandbox_spec.ts";
 import { specRefusal, type SpecSource } from "./spec_refusal.ts";
 import { isWithin, LAYER, MountList } from "./mount_list.ts";
 import { ETC_ENTRIES, type SystemView } from "./system_view.ts";
-import { hiddenPaths } from "./hidden_paths.ts";
+import { expandHome, hiddenPaths } from "./hidden_paths.ts";
 import { addFilesMounts, type FoldersMode, type SandboxAgent } from "./files_mounts.ts";
 import { addPathMounts, addTeamMounts, type GrantContext } from "./grant_mounts.ts";
 import { relayArgs, type RelayRule } from "./relay_rule.ts";
+import type { SandboxView } from "./open_view.ts";
+import { writableRoots } from "./writable_roots.ts";
 
 /** Where Deno and Link's source are, so Link's own roles run inside (read-only). */
 export interface RuntimePaths {
@@ -41,6 +44,8 @@ export interface SandboxInput {
   readonly runtime?: RuntimePaths;
   /** Real locations of grant paths and hidden paths, where they differ. */
   readonly realPaths?: Readonly<Record<string, string>>;
+  /** Places other sandboxes of this machine's agents can write (their write grants), as real paths. */
+  readonly writable?: readonly string[];
   /** Each team's shared folder (TEAM-11). */
   readonly teams?: Readonly<Record<string, string>>;
   /** More to hide: Homes and team folders kept outside ~/Link. */
@@ -79,6 +84,8 @@ export interface SandboxPlan {
   readonly ensureDirs: readonly string[];
   /** Things to tell the person, such as [files] holding only for Link's tools (LAY-8). */
   readonly notices: readonly string[];
+  /** What each start checks and opens by descriptor (runSandboxed swaps `argv`'s mounts for it). */
+  readonly view: SandboxView;
 }
 
 const MIB = 1024 * 1024;
@@ -145,6 +152,15 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     env: sandboxEnv(input),
     ensureDirs: [...new Set(ensure)],
     notices,
+    view: {
+      mounts: list,
+      writable: writableRoots(input),
+      hidden,
+      home: real(input.paths.home),
+      lifted: [input.spec, ...(input.also ?? []).map((a) => a.spec)]
+        .flatMap((s) => s.protected.writable.map((p) => real(expandHome(p, input.paths.home)))),
+      records: join(input.paths.run, "placeholders"),
+    },
   };
 }
 

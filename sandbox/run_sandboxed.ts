@@ -1,6 +1,8 @@
 import { type Clock, SYSTEM_CLOCK } from "../core/base/mod.ts";
 import type { SandboxPlan } from "./plan_sandbox.ts";
 import { closeInheritedFds } from "./inherited_fds.ts";
+import { type OpenedView, openView } from "./open_view.ts";
+import { PassedFds } from "./passed_fds.ts";
 
 type Stdio = "inherit" | "piped" | "null";
 
@@ -40,24 +42,41 @@ export interface SandboxProcess extends AsyncDisposable {
 
 /**
  * Starts bubblewrap from a clean environment holding only the plan's variables, with no
- * descriptor but stdin, stdout and stderr, after making the plan's mount points.
+ * descriptor but stdin, stdout and stderr and the mounts' own, after making the plan's mount points
+ * (openView: each mount opened by descriptor, protected places kept, stand-ins removed at the end).
  */
+// deno-lint-ignore require-await -- one synchronous stretch (its descriptors reach bubblewrap alone), a promise for its callers
 export async function runSandboxed(
   plan: SandboxPlan,
   options: RunSandboxedOptions = {},
 ): Promise<SandboxProcess> {
-  for (const dir of plan.ensureDirs) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   closeInheritedFds();
-  const [program, ...args] = options.ownSession ? [SETSID, ...plan.argv] : plan.argv;
-  const child = new Deno.Command(program!, {
-    args,
-    clearEnv: true,
-    env: { ...plan.env },
-    stdin: options.stdin ?? "inherit",
-    stdout: options.stdout ?? "inherit",
-    stderr: options.stderr ?? "inherit",
-  }).spawn();
-  const status = child.status;
+  // Made, opened by descriptor and passed to bubblewrap in one synchronous stretch (openView).
+  const fds = new PassedFds();
+  let view: OpenedView | undefined;
+  let child: Deno.ChildProcess;
+  try {
+    view = openView(plan, fds);
+    const [program, ...args] = options.ownSession ? [SETSID, ...view.argv] : view.argv;
+    child = new Deno.Command(program!, {
+      args,
+      clearEnv: true,
+      env: { ...plan.env },
+      stdin: options.stdin ?? "inherit",
+      stdout: options.stdout ?? "inherit",
+      stderr: options.stderr ?? "inherit",
+    }).spawn();
+  } catch (err) {
+    view?.release();
+    throw err;
+  } finally {
+    fds[Symbol.dispose]();
+  }
+  const opened = view;
+  const status = child.status.then((s) => {
+    opened.release();
+    return s;
+  });
   const clock = options.clock ?? SYSTEM_CLOCK;
   const graceMs = options.graceMs ?? 5000;
   let stopping: Promise<Deno.CommandStatus> | undefined;

@@ -62,6 +62,11 @@ export const SandboxSpec = z.strictObject({
       write: z.array(TeamFolder).default([]),
     }),
   ).default({}),
+  /**
+   * Protected places (a repository's .git/hooks and .git/config, .vscode, shell rc files, ...) the
+   * owner lets the agent write, each by its path: it and what is in it (`--write-protected`).
+   */
+  protected: z.strictObject({ writable: z.array(MachinePath).default([]) }).prefault({}),
   /** Who may message the agent besides its owner (ACS-2). */
   access: z.strictObject({ message: z.array(z.string()).default([]) }).prefault({}),
 });
