@@ -121,4 +121,12 @@ hosts = []
 # Ports on this machine the agent may reach.
 [localhost]
 ports = []
+
+# Protected places stay read-only wherever the agent may write: a repository's
+# .git (its config, hooks and submodules), .vscode, .idea, your shell's rc files,
+# and what else your own tools run (\`lnk agent show --permissions\` lists them).
+# Name one here to let the agent write it and what is in it
+# (\`lnk agent allow --write-protected ~/src/app/.vscode\`).
+[protected]
+writable = []
 `;
