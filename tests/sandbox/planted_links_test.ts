@@ -46,7 +46,7 @@ sandboxTest(
       `cd ${fx.home}/proj && mv docs docs.old && ln -s ${fx.home}/.ssh docs && echo planted`,
       { spec: WRITE_PROJ },
     );
-    assert.equal(planted.stdout, "planted\n");
+    assert.equal(planted.stdout, "planted\n", planted.stderr);
     const link = join(fx.home, "proj", "docs");
     await assert.rejects(runPlan(early), refusal(link, `"${link}"`));
     await assert.rejects(
@@ -71,7 +71,7 @@ for (
       `cd ${fx.home}/proj && mv ${swapped} ${swapped}.old && ln -s ${fx.home}/.ssh ${swapped} && echo planted`,
       { spec: WRITE_PROJ },
     );
-    assert.equal(r.stdout, "planted\n");
+    assert.equal(r.stdout, "planted\n", r.stderr);
     await assert.rejects(
       fx.sh(`cat ${fx.home}/proj/docs/api/v1/marker`, {
         spec: `${WRITE_PROJ}read = ["~/proj/docs/api/v1"]\n`,
@@ -90,7 +90,7 @@ sandboxTest(
       `cd ${fx.home}/shared && rmdir mine && ln -s ${fx.home}/.ssh mine && echo planted`,
       { spec: '[paths]\nwrite = ["~/shared"]\n' },
     );
-    assert.equal(r.stdout, "planted\n");
+    assert.equal(r.stdout, "planted\n", r.stderr);
     // Now only the other agent may write ~/shared; this one's grant is inside it.
     await Deno.writeTextFile(
       join(fx.home, "Link", "Agents", "other", "Config", "sandbox.toml"),
@@ -112,7 +112,7 @@ sandboxTest(
     try {
       const up = "../".repeat(fx.agentHome.split("/").length + 2);
       const r = await fx.sh(`cd ${fx.agentHome} && ln -s ${up}tmp tmpdir && echo planted`);
-      assert.equal(r.stdout, "planted\n");
+      assert.equal(r.stdout, "planted\n", r.stderr);
       const link = join(fx.agentHome, "tmpdir");
       await assert.rejects(
         fx.sh(`ls ${link}/`, { spec: '[files]\n"." = "read"\ntmpdir = "write"\n' }),
@@ -120,7 +120,7 @@ sandboxTest(
       );
       // Nor is the host's /tmp reached through it from a sandbox that writes Home.
       const again = await fx.sh(`ls ${link}/ | grep -c lnk-host-tmp- || echo unseen`);
-      assert.equal(again.stdout, "0\nunseen\n");
+      assert.equal(again.stdout, "0\nunseen\n", again.stderr);
     } finally {
       await Deno.remove(marker);
     }
@@ -194,11 +194,15 @@ sandboxTest(
         `ln ${fx.agentDir}/instructions/agent.md ${fx.agentHome}/i 2>&1 | sed 's/.*=> //'`,
     );
     // It cannot name what it cannot see, and a read-only mount is another device to link(2).
-    assert.equal(r.stdout, `no-link\n'${fx.agentDir}/instructions/agent.md': Invalid cross-device link\n`);
+    assert.equal(
+      r.stdout,
+      `no-link\n'${fx.agentDir}/instructions/agent.md': Invalid cross-device link\n`,
+      r.stderr,
+    );
     // Links are by path: a hard link the person made in Home is a file of Home, shown as one.
     await Deno.link(key, join(fx.agentHome, "copy"));
     const shown = await fx.sh(`cat ${fx.agentHome}/copy`);
-    assert.equal(shown.stdout, "PRIVATE KEY\n");
+    assert.equal(shown.stdout, "PRIVATE KEY\n", shown.stderr);
   },
 );
 
@@ -213,6 +217,6 @@ sandboxTest(
       `ls -A ${fx.home}/data; r ${fx.home}/data/out/id_ed25519; ls ${fx.home}/data/keys/ 2>/dev/null || echo no-keys`,
       { spec: '[paths]\nread = ["~/data"]\n' },
     );
-    assert.equal(r.stdout, `keys\nout\ndenied ${fx.home}/data/out/id_ed25519\nno-keys\n`);
+    assert.equal(r.stdout, `keys\nout\ndenied ${fx.home}/data/out/id_ed25519\nno-keys\n`, r.stderr);
   },
 );

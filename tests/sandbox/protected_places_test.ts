@@ -80,6 +80,7 @@ sandboxTest(
         denied(".git/commondir"),
         "wrote Makefile\n",
       ].join(""),
+      r.stderr,
     );
     assert.deepEqual(await snapshot(repo), { ...before, Makefile: "all:\n\ttrue\nx\n" });
   },
@@ -114,6 +115,7 @@ sandboxTest("attack: rename .git, or replace .git/hooks with a folder of its own
   assert.equal(
     r.stdout,
     "no-rename\nno-rename-repo\nno-move-hooks\nno-remove-hooks\nno-replace-hooks\nno-remove-git\n",
+    r.stderr,
   );
   assert.deepEqual(await snapshot(join(repo, ".git", "hooks")), before);
 });
@@ -130,7 +132,7 @@ sandboxTest(
      echo '[core] fsmonitor = evil' > ../mine; ln -f ../mine .git/config 2>/dev/null || echo no-link-over;
      cp ../mine .git/config.new && mv -f .git/config.new .git/config 2>/dev/null || echo no-rename-over`,
     );
-    assert.equal(r.stdout, `no-link\nwrote ../config\nno-link-over\nno-rename-over\n`);
+    assert.equal(r.stdout, `no-link\nwrote ../config\nno-link-over\nno-rename-over\n`, r.stderr);
     assert.equal(await Deno.readTextFile(join(repo, ".git", "config")), config);
   },
 );
@@ -151,6 +153,7 @@ sandboxTest(
       r.stdout,
       ".git\n.idea\n.vscode\nMakefile\nno-vscode\ndenied .vscode/tasks.json\nno-rmdir\ndenied .idea/workspace.xml\n" +
         "denied .git/hooks/post-checkout\n.\ndenied .git/commondir\n?? Makefile\n",
+      r.stderr,
     );
     assert.deepEqual(await snapshot(repo), before);
     assert.deepEqual([...Deno.readDirSync(join(fx.paths.run, "placeholders"))].map((e) => e.name), [".lock"]);
@@ -174,12 +177,12 @@ sandboxTest("attack: the same in a nested repository and one three folders down"
     ).join("; "),
   );
   const each = "denied .git/config\ndenied .git/hooks/pre-commit\nno-vscode\nno-rename\nno-move\n";
-  assert.equal(r.stdout, each + each);
+  assert.equal(r.stdout, each + each, r.stderr);
   // Nor is a folder on the way to one moved away with it.
   const up = await fx.sh(
     `cd ${fx.agentHome}; mv a a2 2>/dev/null || echo no-move; mv app/vendor v 2>/dev/null || echo no-move`,
   );
-  assert.equal(up.stdout, "no-move\nno-move\n");
+  assert.equal(up.stdout, "no-move\nno-move\n", up.stderr);
 });
 
 sandboxTest("attack: a place the owner lifted is writable, and only that place", async () => {
@@ -194,6 +197,7 @@ sandboxTest("attack: a place the owner lifted is writable, and only that place",
   assert.equal(
     r.stdout,
     "wrote .git/hooks/pre-commit\nwrote .vscode/tasks.json\ndenied .git/config\ndenied .idea/x\nmoved\n",
+    r.stderr,
   );
 });
 
@@ -206,7 +210,7 @@ sandboxTest(
     const r = await fx.sh(
       `cd ${fx.agentHome}; w .vscode/tasks.json; w .envrc; mkdir .idea && echo made-idea`,
     );
-    assert.equal(r.stdout, "denied .vscode/tasks.json\ndenied .envrc\nmade-idea\n");
+    assert.equal(r.stdout, "denied .vscode/tasks.json\ndenied .envrc\nmade-idea\n", r.stderr);
   },
 );
 
@@ -223,6 +227,7 @@ sandboxTest("attack: with the person's home folder writable, change its shell an
     "denied .bashrc\ndenied .zshrc\ndenied .profile\ndenied .gitconfig\ndenied .ssh/authorized_keys\nno-bin\n" +
       // bash reads the first of .bash_profile, .bash_login and .profile: no stand-in for those (see protected_list.ts).
       "wrote .bash_profile\n",
+    r.stderr,
   );
   assert.equal(await Deno.readTextFile(join(fx.home, ".bashrc")), "# mine\n");
   // The stand-ins are gone with the sandbox.
