@@ -9,7 +9,7 @@ import {
   SCAN_LIMITS,
   SCAN_SKIPS,
 } from "./protected_list.ts";
-import { closeFd, type EntryType, fdPath, openEntry, statFd, walkNoFollow } from "./walk_no_follow.ts";
+import { closeFd, fdPath, openEntry, statFd, walkNoFollow } from "./walk_no_follow.ts";
 
 /** A writable folder a sandbox shows, open by descriptor at its real path. */
 export interface GuardRoot {
@@ -62,7 +62,6 @@ export interface Guarded {
  */
 export function guardRoot(root: GuardRoot, options: GuardOptions): Guarded {
   const found: Guarded = { mounts: [], places: [], notices: [], deeper: [] };
-  const keep = new Map<string, GuardMount["access"]>();
   const { repositories, notices, cut } = findRepositories(root, options.inner);
   found.notices.push(...notices);
   if (cut) found.deeper.push(root.real);
@@ -70,52 +69,58 @@ export function guardRoot(root: GuardRoot, options: GuardOptions): Guarded {
   if (!repositories.includes(root.real)) wants.push([root.real, IN_PLACES, false]);
   for (const repo of repositories) wants.push([repo, IN_PLACES, true], [join(repo, ".git"), IN_GIT, true]);
   if (isWithin(options.home, root.real)) wants.push([options.home, IN_HOME, true]);
+  const kept = new Map<string, GuardMount>();
   try {
     for (const [place, entries, standIns] of wants) {
-      for (const entry of entries) {
-        keepEntry(root, join(place, entry.name), entry, standIns, options, keep, found);
+      const at = openUnder(root, place);
+      if (at.fd === undefined) continue;
+      try {
+        if (at.type !== "dir") continue;
+        const dir = { fd: at.fd, real: place };
+        for (const entry of entries) keepEntry(dir, entry, standIns, options, kept, found);
+      } finally {
+        closeFd(at.fd);
       }
     }
-    for (const dest of [...keep.keys()]) {
+    for (const dest of [...kept.keys()]) {
       for (let at = dest.lastIndexOf("/"); at > root.real.length; at = dest.lastIndexOf("/", at - 1)) {
         const parent = dest.slice(0, at);
-        if (!keep.has(parent) && !options.inner.includes(parent)) keep.set(parent, "pin");
+        if (kept.has(parent) || options.inner.includes(parent)) continue;
+        const pin = openUnder(root, parent);
+        if (pin.fd !== undefined) kept.set(parent, { dest: parent, fd: pin.fd, access: "pin" });
       }
     }
-    for (const [dest, access] of keep) {
-      const opened = openUnder(root, dest);
-      if (opened.fd === undefined) continue;
-      if (!options.placeholders) closeFd(opened.fd);
-      else found.mounts.push({ dest, fd: opened.fd, access: opened.type === "dir" ? access : "ro" });
-    }
   } catch (err) {
-    for (const m of found.mounts.splice(0)) closeFd(m.fd);
+    for (const m of kept.values()) closeFd(m.fd);
     throw err;
   }
+  if (options.placeholders) found.mounts.push(...kept.values());
+  else for (const m of kept.values()) closeFd(m.fd);
   return found;
 }
 
+/** Keeps one protected place in an open folder: read-only (or pinned) if there, else a stand-in where one is due. */
 function keepEntry(
-  root: GuardRoot,
-  dest: string,
+  dir: GuardRoot,
   entry: ProtectedEntry,
   standIns: boolean,
   options: GuardOptions,
-  keep: Map<string, GuardMount["access"]>,
+  kept: Map<string, GuardMount>,
   found: Guarded,
 ): void {
-  if (options.lifted.some((l) => isWithin(dest, l))) {
-    if (entryType(root, dest) !== "missing") found.places.push({ path: dest, state: "lifted" });
+  const dest = join(dir.real, entry.name);
+  if (options.inner.some((m) => isWithin(dest, m))) return;
+  const at = openUnder(dir, dest);
+  const lifted = options.lifted.some((l) => isWithin(dest, l));
+  if (at.fd !== undefined && lifted) closeFd(at.fd);
+  if (lifted) {
+    if (at.type !== "missing") found.places.push({ path: dest, state: "lifted" });
     return;
   }
-  if (options.inner.some((m) => isWithin(dest, m)) || !isWithin(dest, root.real) || dest === root.real) {
-    return;
-  }
-  const type = entryType(root, dest);
-  if (type !== "missing") {
+  if (at.fd !== undefined) {
     options.placeholders?.holdIfOthers(dest);
-    const pin = entry.pin && type === "dir";
-    keep.set(dest, pin ? "pin" : "ro");
+    const pin = entry.pin && at.type === "dir";
+    kept.set(dest, { dest, fd: at.fd, access: pin ? "pin" : "ro" });
     found.places.push({ path: dest, state: pin ? "pinned" : "read-only" });
     return;
   }
@@ -124,36 +129,31 @@ function keepEntry(
   const made = options.placeholders;
   if (!made) return;
   const parent = dest.slice(0, dest.lastIndexOf("/"));
-  const dir = walkNoFollow(parent.slice(root.real.length), {
+  const holder = walkNoFollow(parent.slice(dir.real.length), {
     writable: ["/"],
     what: `the protected place "${dest}"`,
-    from: { fd: root.fd, path: root.real },
+    from: { fd: dir.fd, path: dir.real },
     make: 0o755,
     made: (path) => made.made.push({ path }),
   }).fd!;
   try {
     const name = dest.slice(parent.length + 1);
-    if (entry.missing === "folder") Deno.mkdirSync(fdPath(dir, name), { mode: 0o755 });
-    else Deno.writeTextFileSync(fdPath(dir, name), entry.missing.file, { createNew: true, mode: 0o644 });
+    if (entry.missing === "folder") Deno.mkdirSync(fdPath(holder, name), { mode: 0o755 });
+    else Deno.writeTextFileSync(fdPath(holder, name), entry.missing.file, { createNew: true, mode: 0o644 });
     made.made.push(entry.missing === "folder" ? { path: dest } : { path: dest, text: entry.missing.file });
+    const fd = openEntry(holder, name);
+    if (fd !== undefined) kept.set(dest, { dest, fd, access: "ro" });
   } finally {
-    closeFd(dir);
+    closeFd(holder);
   }
-  keep.set(dest, "ro");
 }
 
-/** What is at `dest` under the root, never following a link (a link there is refused). */
-function entryType(root: GuardRoot, dest: string): EntryType | "missing" {
-  const opened = openUnder(root, dest);
-  if (opened.fd !== undefined) closeFd(opened.fd);
-  return opened.type;
-}
-
-function openUnder(root: GuardRoot, dest: string) {
-  return walkNoFollow(dest.slice(root.real.length), {
+/** Opens `dest` below an open folder, never following a link (a link on the way is refused). */
+function openUnder(dir: GuardRoot, dest: string) {
+  return walkNoFollow(dest.slice(dir.real.length), {
     writable: ["/"],
     what: `the protected place "${dest}"`,
-    from: { fd: root.fd, path: root.real },
+    from: { fd: dir.fd, path: dir.real },
   });
 }
 

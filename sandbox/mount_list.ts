@@ -75,8 +75,8 @@ export class MountList {
 
   /** The bubblewrap arguments making this view. */
   args(): string[] {
-    const sorted = [...this.#mounts].sort((a, b) =>
-      depth(a.mount.dest) - depth(b.mount.dest) || a.layer - b.layer || a.seq - b.seq
+    const sorted = this.#mounts.map((m) => ({ ...m, depth: depth(m.mount.dest) })).sort((a, b) =>
+      a.depth - b.depth || a.layer - b.layer || a.seq - b.seq
     );
     const args: string[] = [];
     const readOnlyLater: string[] = [];

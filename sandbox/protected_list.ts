@@ -50,16 +50,17 @@ export const IN_PLACES: readonly ProtectedEntry[] = [
 /**
  * Inside each repository's `.git` folder: what git reads and runs on its own. The rest (objects,
  * refs, the index, HEAD) stays writable, so the agent still commits; what it cannot do is change
- * the repository's settings (`git config`, `git remote add`), hooks, submodules or worktrees.
+ * the repository's settings (`git config`, `git remote add`), hooks, submodules or worktrees. Not
+ * listed: info/ (its attributes and excludes only pick among what config names).
  */
 export const IN_GIT: readonly ProtectedEntry[] = [
   { name: "config", missing: "none" },
   // Read only when config turns it on (extensions.worktreeConfig), and config is read-only.
   { name: "config.worktree", missing: "none" },
   { name: "hooks", missing: "folder" },
-  { name: "info", missing: "none" },
-  // A registered submodule's own .git folder (config, hooks), used by git in the repository.
-  { name: "modules", missing: "folder" },
+  // Each submodule's own .git folder (its config and hooks). A missing one needs no stand-in: a
+  // submodule the agent adds itself is a repository it makes, whatever folder holds its .git.
+  { name: "modules", missing: "none" },
   { name: "worktrees", missing: "none" },
   // Names another folder whose config and hooks git then takes; "." is the folder itself.
   { name: "commondir", missing: { file: ".\n" } },
@@ -87,7 +88,7 @@ export const IN_HOME: readonly ProtectedEntry[] = [
 ];
 
 /** How deep below a writable place repositories are looked for, and how many folders are read at most. */
-export const SCAN_LIMITS = { depth: 4, folders: 4000, repositories: 64 } as const;
+export const SCAN_LIMITS = { depth: 4, folders: 4000, repositories: 32 } as const;
 
 /** Folders never looked into for repositories: git's own, and package trees that hold no work. */
 export const SCAN_SKIPS: readonly string[] = [".git", "node_modules"];

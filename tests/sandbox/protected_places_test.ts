@@ -32,6 +32,9 @@ async function makeRepo(dir: string, options: { everything?: boolean } = {}): Pr
     await Deno.mkdir(join(dir, folder));
     await Deno.writeTextFile(join(dir, folder, "settings.json"), "{}\n");
   }
+  // A submodule's own .git folder, as `git submodule update` leaves it.
+  await Deno.mkdir(join(dir, ".git", "modules", "sub"), { recursive: true });
+  await Deno.writeTextFile(join(dir, ".git", "modules", "sub", "config"), "[core]\n");
 }
 
 /** Every file and folder under `dir` with its content, so any change shows. */
@@ -62,7 +65,6 @@ sandboxTest(
       ...FOLDERS.map((f) => `w ${f}/settings.json; w ${f}/new.json`),
       "w .git/config",
       "w .git/hooks/pre-commit",
-      "w .git/info/exclude",
       "w .git/modules/sub/config",
       "w .git/commondir",
       "w Makefile",
@@ -74,7 +76,7 @@ sandboxTest(
       [
         ...FILES.map(denied),
         ...FOLDERS.map((f) => denied(`${f}/settings.json`) + denied(`${f}/new.json`)),
-        ...[".git/config", ".git/hooks/pre-commit", ".git/info/exclude", ".git/modules/sub/config"].map(
+        ...[".git/config", ".git/hooks/pre-commit", ".git/modules/sub/config"].map(
           denied,
         ),
         denied(".git/commondir"),
