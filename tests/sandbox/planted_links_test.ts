@@ -220,3 +220,62 @@ sandboxTest(
     assert.equal(r.stdout, `keys\nout\ndenied ${fx.home}/data/out/id_ed25519\nno-keys\n`, r.stderr);
   },
 );
+
+sandboxTest(
+  "attack: plant a link in the team folder it writes, where a read grant of the team leads",
+  async () => {
+    await using fx = await agentFixture();
+    const alpha = join(fx.home, "Link", "Teams", "alpha");
+    const teams = { alpha };
+    const planted = await fx.sh(`cd ${alpha}/src && ln -s ${fx.home}/.ssh api && echo planted`, {
+      spec: '[teams.alpha]\nwrite = ["src"]\n',
+      teams,
+    });
+    assert.equal(planted.stdout, "planted\n", planted.stderr);
+    const link = join(alpha, "src", "api");
+    await assert.rejects(
+      fx.sh(`ls ${link}/`, { spec: '[teams.alpha]\nread = ["src/api"]\n', teams }),
+      refusal(link, `the folder "src/api" of team "alpha"`),
+    );
+  },
+);
+
+sandboxTest(
+  "attack: a collection of Agent/ swapped for a link (by anything that writes ~/Link/Agents)",
+  async () => {
+    await using fx = await agentFixture();
+    const skills = join(fx.agentDir, "skills");
+    await Deno.rename(skills, `${skills}.old`);
+    await Deno.symlink(join(fx.home, ".ssh"), skills);
+    const plan = await fx.plan(["/bin/sh", "-c", `ls ${skills}/`]);
+    await assert.rejects(runPlan(plan), refusal(skills, `"${skills}"`));
+  },
+);
+
+sandboxTest(
+  "the person's own link above every writable place is followed, to a place that must still not be hidden",
+  async () => {
+    await using fx = await agentFixture();
+    await Deno.mkdir(join(fx.home, "data", "code"), { recursive: true });
+    await Deno.writeTextFile(join(fx.home, "data", "code", "main.c"), "int main;\n");
+    await Deno.symlink(join(fx.home, "data", "code"), join(fx.home, "code"));
+    const r = await fx.sh(
+      `cat ${fx.home}/data/code/main.c; ls ${fx.home}/code 2>/dev/null || echo not-by-the-link`,
+      {
+        spec: '[paths]\nwrite = ["~/code"]\n',
+      },
+    );
+    // Mounted at its real place, which the program reaches (the link itself is not in the view).
+    assert.equal(r.stdout, "int main;\nnot-by-the-link\n", r.stderr);
+    await Deno.symlink(join(fx.home, ".lnk", "agents"), join(fx.home, "sneaky"));
+    await assert.rejects(fx.sh("true", { spec: '[paths]\nread = ["~/sneaky"]\n' }), {
+      name: "LinkError",
+      code: "SANDBOX_REFUSED",
+      message:
+        `Cannot start the sandbox: "${
+          join(fx.root, "Config", "sandbox.toml")
+        }" line 2: "~/sneaky" is inside ` +
+        `"${join(fx.home, ".lnk")}", which Link hides from every sandbox`,
+    });
+  },
+);

@@ -32,6 +32,9 @@ async function makeRepo(dir: string, options: { everything?: boolean } = {}): Pr
     await Deno.mkdir(join(dir, folder));
     await Deno.writeTextFile(join(dir, folder, "settings.json"), "{}\n");
   }
+  await Deno.writeTextFile(join(dir, ".git", "config.worktree"), "[core]\n");
+  await Deno.mkdir(join(dir, ".git", "worktrees", "wt"), { recursive: true });
+  await Deno.writeTextFile(join(dir, ".git", "worktrees", "wt", "commondir"), "../..\n");
   // A submodule's own .git folder, as `git submodule update` leaves it.
   await Deno.mkdir(join(dir, ".git", "modules", "sub"), { recursive: true });
   await Deno.writeTextFile(join(dir, ".git", "modules", "sub", "config"), "[core]\n");
@@ -64,6 +67,8 @@ sandboxTest(
       ...FILES.map((f) => `w ${f}`),
       ...FOLDERS.map((f) => `w ${f}/settings.json; w ${f}/new.json`),
       "w .git/config",
+      "w .git/config.worktree",
+      "w .git/worktrees/wt/commondir",
       "w .git/hooks/pre-commit",
       "w .git/modules/sub/config",
       "w .git/commondir",
@@ -76,7 +81,13 @@ sandboxTest(
       [
         ...FILES.map(denied),
         ...FOLDERS.map((f) => denied(`${f}/settings.json`) + denied(`${f}/new.json`)),
-        ...[".git/config", ".git/hooks/pre-commit", ".git/modules/sub/config"].map(
+        ...[
+          ".git/config",
+          ".git/config.worktree",
+          ".git/worktrees/wt/commondir",
+          ".git/hooks/pre-commit",
+          ".git/modules/sub/config",
+        ].map(
           denied,
         ),
         denied(".git/commondir"),
@@ -216,24 +227,69 @@ sandboxTest(
   },
 );
 
-sandboxTest("attack: with the person's home folder writable, change its shell and git settings", async () => {
+const HOME_FILES = [
+  ".bashrc",
+  ".bash_logout",
+  ".profile",
+  ".zshenv",
+  ".zprofile",
+  ".zshrc",
+  ".zlogin",
+  ".zlogout",
+  ".bash_profile",
+  ".bash_login",
+  ".gitconfig",
+  ".tmux.conf",
+  ".vimrc",
+  ".emacs",
+];
+const HOME_FOLDERS = [".ssh", ".local/bin", ".emacs.d"];
+const WRITE_HOME = { spec: '[paths]\nwrite = ["~"]\n' };
+
+sandboxTest(
+  "attack: with the person's home folder writable, change each of its shell and tool settings",
+  async () => {
+    await using fx = await agentFixture();
+    for (const file of HOME_FILES) await Deno.writeTextFile(join(fx.home, file), "# mine\n");
+    for (const folder of HOME_FOLDERS) await Deno.mkdir(join(fx.home, folder), { recursive: true });
+    const r = await fx.sh(
+      [...HOME_FILES.map((f) => `w ${f}`), ...HOME_FOLDERS.map((f) => `w ${f}/x`)].map((t) =>
+        `cd ${fx.home}; ${t}`
+      )
+        .join("; "),
+      WRITE_HOME,
+    );
+    assert.equal(
+      r.stdout,
+      [...HOME_FILES, ...HOME_FOLDERS.map((f) => `${f}/x`)].map((p) => `denied ${p}\n`).join(""),
+      r.stderr,
+    );
+    for (const file of HOME_FILES) assert.equal(await Deno.readTextFile(join(fx.home, file)), "# mine\n");
+  },
+);
+
+sandboxTest("attack: with the person's home folder writable, make each missing one", async () => {
   await using fx = await agentFixture();
-  await Deno.writeTextFile(join(fx.home, ".bashrc"), "# mine\n");
+  await Deno.remove(join(fx.home, ".ssh"), { recursive: true });
   const r = await fx.sh(
-    `cd ${fx.home}; w .bashrc; w .zshrc; w .profile; w .gitconfig; w .ssh/authorized_keys; mkdir -p .local/bin/x 2>/dev/null || echo no-bin;
-     w .bash_profile; rm -f .bash_profile`,
-    { spec: '[paths]\nwrite = ["~"]\n' },
+    [
+      ...HOME_FILES.map((f) => `w ${f}`),
+      ...HOME_FOLDERS.map((f) => `mkdir -p ${f}/x 2>/dev/null && echo made ${f} || echo denied ${f}`),
+    ]
+      .map((t) => `cd ${fx.home}; ${t}`).join("; "),
+    WRITE_HOME,
   );
+  // bash reads the first of .bash_profile, .bash_login and .profile, vim skips its defaults beside a
+  // .vimrc, Emacs skips .emacs.d beside an .emacs: no stand-in for those (protected_list.ts).
+  const made = [".bash_profile", ".bash_login", ".vimrc", ".emacs"];
   assert.equal(
     r.stdout,
-    "denied .bashrc\ndenied .zshrc\ndenied .profile\ndenied .gitconfig\ndenied .ssh/authorized_keys\nno-bin\n" +
-      // bash reads the first of .bash_profile, .bash_login and .profile: no stand-in for those (see protected_list.ts).
-      "wrote .bash_profile\n",
+    HOME_FILES.map((f) => made.includes(f) ? `wrote ${f}\n` : `denied ${f}\n`).join("") +
+      "denied .ssh\ndenied .local/bin\nmade .emacs.d\n",
     r.stderr,
   );
-  assert.equal(await Deno.readTextFile(join(fx.home, ".bashrc")), "# mine\n");
   // The stand-ins are gone with the sandbox.
-  const left = [".zshrc", ".profile", ".gitconfig", ".local/bin"].filter((p) => {
+  const left = [...HOME_FILES, ".ssh", ".local/bin"].filter((p) => !made.includes(p)).filter((p) => {
     try {
       return Deno.lstatSync(join(fx.home, p)) !== undefined;
     } catch {
