@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { LinkError } from "../core/base/mod.ts";
 import { isWithin } from "./mount_list.ts";
 import type { Placeholders } from "./placeholders.ts";
 import {
@@ -110,13 +111,11 @@ function keepEntry(
 ): void {
   const dest = join(dir.real, entry.name);
   if (options.inner.some((m) => isWithin(dest, m))) return;
-  const at = openUnder(dir, dest);
-  const lifted = options.lifted.some((l) => isWithin(dest, l));
-  if (at.fd !== undefined && lifted) closeFd(at.fd);
-  if (lifted) {
-    if (at.type !== "missing") found.places.push({ path: dest, state: "lifted" });
+  if (options.lifted.some((l) => isWithin(dest, l))) {
+    if (there(dir, entry.name)) found.places.push({ path: dest, state: "lifted" });
     return;
   }
+  const at = openUnder(dir, dest);
   if (at.fd !== undefined) {
     options.placeholders?.holdIfOthers(dest);
     const pin = entry.pin && at.type === "dir";
@@ -148,13 +147,37 @@ function keepEntry(
   }
 }
 
+/** Whether anything (a link too) is at `name` in an open folder. */
+function there(dir: GuardRoot, name: string): boolean {
+  try {
+    Deno.lstatSync(fdPath(dir.fd, name));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Opens `dest` below an open folder, never following a link (a link on the way is refused). */
 function openUnder(dir: GuardRoot, dest: string) {
   return walkNoFollow(dest.slice(dir.real.length), {
     writable: ["/"],
     what: `the protected place "${dest}"`,
     from: { fd: dir.fd, path: dir.real },
+    refusal: (link) => protectedLinkRefusal(link, dest),
   });
+}
+
+/** A link where a protected place is, or on the way to one: it cannot be kept, so the start is refused. */
+function protectedLinkRefusal(link: string, dest: string): LinkError {
+  return new LinkError(
+    "SYMLINK_REFUSED",
+    `Cannot start the sandbox: "${link}" is a symbolic link, where Link keeps "${dest}" from being changed ` +
+      "(a link cannot be kept read-only, and the agent could change where it leads)",
+    {
+      hint: `Put the real folder or file at "${link}", or let the agent change it with ` +
+        `\`lnk agent allow --write-protected ${dest}\`, then start again`,
+    },
+  );
 }
 
 /**

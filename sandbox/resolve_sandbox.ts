@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isLinkError, roleEnv } from "../core/base/mod.ts";
 import type { RuntimePaths, SandboxInput } from "./plan_sandbox.ts";
@@ -42,8 +42,18 @@ export async function resolveSandboxInput(
       note(expandHome(raw, home), `the grant "${raw}" (${whereOf(source, ["paths", access, i])})`);
     }
   }
+  // A lifted place is named, not followed: its folder's real path and its own name (a link there may be lifted too).
   for (const raw of [spec, ...(request.also ?? []).map((a) => a.spec)].flatMap((s) => s.protected.writable)) {
-    note(expandHome(raw, home), `the protected place "${raw}" the agent may write`);
+    const path = expandHome(raw, home);
+    try {
+      const found = join(
+        real(dirname(path), `the protected place "${raw}" the agent may write`),
+        basename(path),
+      );
+      if (found !== path) realPaths[path] = found;
+    } catch (err) {
+      if (!isLinkError(err, "SYMLINK_REFUSED")) throw err;
+    }
   }
   for (const path of hiddenPaths(request.paths, request.hide)) note(path, `"${path}", which Link hides`);
   note(home, "your home folder");

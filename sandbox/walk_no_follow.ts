@@ -84,6 +84,8 @@ export interface WalkOptions {
   readonly from?: { readonly fd: number; readonly path: string };
   /** Called with each folder the walk makes (with `make`). */
   readonly made?: (path: string) => void;
+  /** The refusal of a link, when not symlinkRefusal's. */
+  readonly refusal?: (link: string) => LinkError;
 }
 
 /** Where a walk ended. */
@@ -125,7 +127,8 @@ export function walkNoFollow(path: string, options: WalkOptions): Walked {
       const { type } = statFd(fd);
       if (type === "symlink") {
         closeFd(fd);
-        if (options.writable.some((w) => isWithin(top.path, w))) throw symlinkRefusal(child, options.what);
+        const refuse = () => options.refusal?.(child) ?? symlinkRefusal(child, options.what);
+        if (options.writable.some((w) => isWithin(top.path, w))) throw refuse();
         if (++links > MAX_LINKS) {
           throw new LinkError(
             "SANDBOX_REFUSED",
@@ -133,7 +136,7 @@ export function walkNoFollow(path: string, options: WalkOptions): Walked {
           );
         }
         const target = Deno.readLinkSync(fdPath(top.fd, name));
-        if (options.from) throw symlinkRefusal(child, options.what);
+        if (options.from) throw refuse();
         if (target.startsWith("/")) { while (stack.length > 1) closeFd(stack.pop()!.fd); }
         rest.unshift(...parts(target));
         continue;

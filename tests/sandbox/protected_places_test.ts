@@ -215,6 +215,32 @@ sandboxTest("attack: a place the owner lifted is writable, and only that place",
 });
 
 sandboxTest(
+  "a protected place that is a link refuses the start, naming it, until the owner lifts it",
+  async () => {
+    await using fx = await agentFixture();
+    const repo = repoOf(fx);
+    await makeRepo(repo, { everything: false });
+    await Deno.mkdir(join(repo, ".githooks"));
+    await Deno.remove(join(repo, ".git", "hooks"), { recursive: true });
+    await Deno.symlink("../.githooks", join(repo, ".git", "hooks"));
+    const hooks = join(repo, ".git", "hooks");
+    await assert.rejects(fx.sh("true"), {
+      name: "LinkError",
+      code: "SYMLINK_REFUSED",
+      message:
+        `Cannot start the sandbox: "${hooks}" is a symbolic link, where Link keeps "${hooks}" from being ` +
+        "changed (a link cannot be kept read-only, and the agent could change where it leads)",
+      hint: `Put the real folder or file at "${hooks}", or let the agent change it with ` +
+        `\`lnk agent allow --write-protected ${hooks}\`, then start again`,
+    });
+    const r = await fx.sh(`cd ${repo}; w .git/hooks/pre-commit; w .git/config`, {
+      spec: `[protected]\nwritable = ["${hooks}"]\n`,
+    });
+    assert.equal(r.stdout, "wrote .git/hooks/pre-commit\ndenied .git/config\n", r.stderr);
+  },
+);
+
+sandboxTest(
   "attack: in a writable folder that is no repository, change what is there (refused) or make one (its own)",
   async () => {
     await using fx = await agentFixture();
