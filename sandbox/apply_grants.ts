@@ -7,7 +7,19 @@ import type { SandboxTomlChange } from "./edit_sandbox_toml.ts";
  * may repeat but --network-mode.
  */
 export const GRANT_FLAGS = {
-  multiple: ["read", "write", "files", "host", "tcp", "lan-host", "port", "command", "tool", "browser-host"],
+  multiple: [
+    "read",
+    "write",
+    "files",
+    "host",
+    "tcp",
+    "lan-host",
+    "port",
+    "command",
+    "tool",
+    "browser-host",
+    "write-protected",
+  ],
   string: ["network-mode"],
 } as const;
 
@@ -15,7 +27,7 @@ export const GRANT_FLAGS = {
 export const GRANT_USAGE =
   "[--read <path>] [--write <path>] [--files <folder>=<none|read|write>] [--host <h>] " +
   "[--tcp <host>:<port>] [--network-mode proxy|host] [--lan-host <h>] [--port <n>] [--command <prog>] " +
-  "[--tool <name>] [--browser-host <h>]";
+  "[--tool <name>] [--browser-host <h>] [--write-protected <path>]";
 
 /** Grant flags as parsed: each list as given on the command line. */
 export type GrantFlags = Partial<Record<(typeof GRANT_FLAGS.multiple)[number], readonly string[]>> & {
@@ -29,7 +41,10 @@ export interface GrantResult {
   readonly notes: string[];
 }
 
-type ListKey = [table: "paths" | "internet" | "lan" | "commands" | "tools" | "browser", key: string];
+type ListKey = [
+  table: "paths" | "internet" | "lan" | "commands" | "tools" | "browser" | "protected",
+  key: string,
+];
 
 const LISTS: Record<string, ListKey> = {
   read: ["paths", "read"],
@@ -40,12 +55,15 @@ const LISTS: Record<string, ListKey> = {
   command: ["commands", "allow"],
   tool: ["tools", "outside"],
   "browser-host": ["browser", "hosts"],
+  // A protected place (a repository's .git/hooks, .vscode, ~/.bashrc) the agent may write after all.
+  "write-protected": ["protected", "writable"],
 };
 
 /**
  * Turns grant flags into a changed spec: "allow" adds what they name, "deny" takes it back, so
  * the two mirror each other. --files sets a folder's access (deny lowers it: write to read, else
  * none); deny --write keeps reading; deny --host on "*" is refused, since "*" holds every host.
+ * --write-protected lifts the protection of one protected place (and what is in it); deny puts it back.
  */
 export function applyGrants(spec: SandboxSpec, flags: GrantFlags, mode: "allow" | "deny"): GrantResult {
   const next = structuredClone(spec);
@@ -132,7 +150,7 @@ function applyNetworkMode(
 function checkValue(flag: string, raw: string): string {
   const value = raw.trim();
   if (!value) throw usage(`--${flag} needs a value`);
-  if ((flag === "read" || flag === "write") && !/^(~|~\/.*|\/.*)$/.test(value)) {
+  if (["read", "write", "write-protected"].includes(flag) && !/^(~|~\/.*|\/.*)$/.test(value)) {
     throw usage(`--${flag} "${raw}" must be a full path, starting with "/" or "~"`);
   }
   if (flag === "tcp" && !/^[^\s:/]+:\d{1,5}$/.test(value)) {

@@ -50,7 +50,7 @@ export function addFilesMounts(
   options: FilesMountOptions,
 ): string[] {
   if (options.mode === "home") {
-    list.add(LAYER.agent, { kind: "rw", src: agent.home, dest: agent.home });
+    list.add(LAYER.agent, { kind: "rw", src: agent.home, dest: agent.home, check: "exact", guarded: true });
     const custom = Object.entries(spec.files).some(([k, v]) => !(k === "." && v === "write"));
     if (custom) options.notices.push("[files] holds only for Link's tools: this harness gets all of Home");
     return [];
@@ -102,12 +102,27 @@ function addCollectionMounts(
     if (access === "none") continue;
     const path = join(agentDir, name);
     if (access === "write") ensure.push(path);
-    list.add(LAYER.agent, { kind: access === "write" ? "rw" : "ro", src: path, dest: path, optional: true });
+    list.add(LAYER.agent, {
+      kind: access === "write" ? "rw" : "ro",
+      src: path,
+      dest: path,
+      optional: true,
+      check: "exact",
+    });
   }
   return ensure;
 }
 
 function mountAccess(list: MountList, path: string, access: "none" | "read" | "write"): void {
   if (access === "none") list.add(LAYER.agent, { kind: "hide", dest: path, folder: true });
-  else list.add(LAYER.agent, { kind: access === "write" ? "rw" : "ro", src: path, dest: path });
+  else {
+    const write = access === "write";
+    list.add(LAYER.agent, {
+      kind: write ? "rw" : "ro",
+      src: path,
+      dest: path,
+      check: "exact",
+      guarded: write,
+    });
+  }
 }

@@ -46,6 +46,8 @@ export function addPathMounts(list: MountList, spec: SandboxSpec, ctx: GrantCont
         src: path,
         dest: path,
         optional: true,
+        check: "grant",
+        guarded: access === "write",
       });
     }
   }
@@ -64,7 +66,14 @@ export function addTeamMounts(list: MountList, spec: SandboxSpec, ctx: GrantCont
       );
     }
     if (grant.all) {
-      list.add(LAYER.team, { kind: "rw", src: folder, dest: folder, optional: true });
+      list.add(LAYER.team, {
+        kind: "rw",
+        src: folder,
+        dest: folder,
+        optional: true,
+        check: "exact",
+        guarded: true,
+      });
       continue;
     }
     for (const [access, names] of [["read", grant.read], ["write", grant.write]] as const) {
@@ -78,6 +87,8 @@ export function addTeamMounts(list: MountList, spec: SandboxSpec, ctx: GrantCont
           src: path,
           dest: path,
           optional: true,
+          check: "exact",
+          guarded: access === "write",
         });
       }
     }

@@ -49,15 +49,14 @@ export class IdmappedMounts implements Disposable {
     return new IdmappedMounts(dir, nsFd);
   }
 
-  /** Stages an idmapped copy of `src`; the path to bind instead, or undefined when `src` is not there. */
-  stage(src: string): string | undefined {
+  /**
+   * Stages an idmapped copy of what `fd` holds open (a folder or file opened without following a
+   * link, so what was checked) and returns the path to bind it from; `dest` names it in an error.
+   */
+  stage(fd: number, dest: string): string {
     const c = libc();
-    const tree = Number(c.open_tree(NR.openTree, AT_FDCWD, cPath(src), OPEN_TREE_CLONE | O_CLOEXEC));
-    if (tree < 0) {
-      const code = errno();
-      if (code === 2) return undefined; // ENOENT: an optional bind of something not there
-      throw unmappable(src, code);
-    }
+    const tree = Number(c.open_tree(NR.openTree, fd, cPath(""), OPEN_TREE_CLONE | AT_EMPTY_PATH | O_CLOEXEC));
+    if (tree < 0) throw unmappable(dest, errno());
     try {
       const attr = new BigUint64Array([
         BigInt(MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV),
@@ -67,13 +66,13 @@ export class IdmappedMounts implements Disposable {
       ]);
       const bytes = new Uint8Array(attr.buffer);
       if (c.mount_setattr(NR.mountSetattr, tree, cPath(""), AT_EMPTY_PATH, bytes, 32n) !== 0n) {
-        throw unmappable(src, errno());
+        throw unmappable(dest, errno());
       }
       const at = `${this.#dir}/${this.#staged.length}`;
       if (Deno.statSync(`/proc/self/fd/${tree}`).isDirectory) Deno.mkdirSync(at, { mode: 0o700 });
       else Deno.writeFileSync(at, new Uint8Array(), { mode: 0o600 });
       const moved = c.move_mount(NR.moveMount, tree, cPath(""), AT_FDCWD, cPath(at), MOVE_MOUNT_F_EMPTY_PATH);
-      if (moved !== 0n) throw unmappable(src, errno());
+      if (moved !== 0n) throw unmappable(dest, errno());
       this.#staged.push(at);
       return at;
     } finally {

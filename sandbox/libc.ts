@@ -31,6 +31,13 @@ export interface Libc {
     size: bigint,
   ) => bigint;
   umount2: (target: Uint8Array<ArrayBuffer>, flags: number) => number;
+  statx: (
+    dirfd: number,
+    path: Uint8Array<ArrayBuffer>,
+    flags: number,
+    mask: number,
+    buf: Uint8Array<ArrayBuffer>,
+  ) => number;
   __errno_location: () => Deno.PointerValue;
 }
 
@@ -55,6 +62,7 @@ const SYMBOLS = {
     result: "i64",
   },
   umount2: { parameters: ["buffer", "i32"], result: "i32" },
+  statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
 

@@ -74,6 +74,9 @@ export {
   wantsProxy,
 } from "./sandbox_proxy.ts";
 export { portRelayRules, relayPortsIn } from "./port_relays.ts";
+/** Protected places, kept read-only wherever a sandbox writes: their names, and what holds now. */
+export { PROTECTED_NAMES, type ProtectedNow, protectedNow } from "./protected_places.ts";
+export { type ProtectedPlace } from "./guard_scan.ts";
 /** Marks inherited descriptors close-on-exec so no sandbox gets them. */
 export { closeInheritedFds } from "./inherited_fds.ts";
 /** Starts programs that cannot write some folders this process writes (Landlock), such as run's commands. */

@@ -1,6 +1,23 @@
+/** A folder or file bound from this machine, by its real path (planned) or by descriptor (at the start). */
+export interface BindMount {
+  kind: "ro" | "rw";
+  src: string;
+  dest: string;
+  optional?: boolean;
+  /**
+   * How the start checks its source, opened without following a link an agent could have made:
+   * "grant" (what a grant names: it must still be there and outside what Link hides), "exact" (it
+   * must still be there), or unset (system and runtime paths, followed as they are).
+   */
+  check?: "grant" | "exact";
+  /** A writable place whose protected places are kept (protected_list.ts). */
+  guarded?: boolean;
+}
+
 /** One mount in a sandbox's view of the file system. */
 export type Mount =
-  | { kind: "ro" | "rw"; src: string; dest: string; optional?: boolean }
+  | BindMount
+  | { kind: "ro-fd" | "rw-fd"; fd: number; dest: string }
   | { kind: "hide"; dest: string; folder: boolean }
   | { kind: "tmpfs"; dest: string; size: number; perms?: number }
   | { kind: "symlink"; target: string; dest: string }
@@ -10,7 +27,8 @@ export type Mount =
 /**
  * Who a mount is for; at one path the later layer wins. System first, then what the spec grants,
  * then what Link hides again, then what Link itself needs (the runtime, the agent's folders, the
- * harness's home and its sockets), then the sandbox's own /proc, /dev and /tmp.
+ * harness's home and its sockets), then the sandbox's own /proc, /dev and /tmp, then the protected
+ * places a start keeps read-only in writable ones.
  */
 export const LAYER = {
   system: 0,
@@ -21,6 +39,7 @@ export const LAYER = {
   team: 5,
   own: 6,
   private: 7,
+  guard: 8,
 } as const;
 export type Layer = (typeof LAYER)[keyof typeof LAYER];
 
@@ -33,9 +52,16 @@ const HIDE_SIZE = 64 * 1024;
  */
 export class MountList {
   #mounts: { mount: Mount; layer: Layer; seq: number }[] = [];
+  #seq = 0;
+  /**
+   * Every folder bubblewrap would make on the way to a mount in a tmpfs of its own (not in a folder
+   * bound from the host) is made first, 0755: bubblewrap makes them 0700 root's, which a root-run
+   * sandbox's own uid could not pass through to reach its folders under /root.
+   */
+  traversable = false;
 
   add(layer: Layer, mount: Mount): void {
-    this.#mounts.push({ mount, layer, seq: this.#mounts.length });
+    this.#mounts.push({ mount, layer, seq: this.#seq++ });
   }
 
   /** Every mount so far, in the order they were added. */
@@ -54,16 +80,23 @@ export class MountList {
     ];
   }
 
-  /**
-   * The bubblewrap arguments making this view. With `traversable`, every folder bubblewrap would
-   * make on the way to a mount in its own tmpfs (not in a folder bound from the host) is made
-   * first, 0755: bubblewrap makes them 0700 root's, which a root-run sandbox's own uid could not
-   * pass through to reach its folders under /root.
-   */
-  args(options: { traversable?: boolean } = {}): string[] {
-    const all = options.traversable ? [...this.#mounts, ...this.#ways()] : this.#mounts;
-    const sorted = [...all].sort((a, b) =>
-      depth(a.mount.dest) - depth(b.mount.dest) || a.layer - b.layer || a.seq - b.seq
+  /** The same list with each mount changed (or left out, with undefined), layers and order kept. */
+  map(change: (mount: Mount) => Mount | undefined): MountList {
+    const next = new MountList();
+    next.#seq = this.#seq;
+    next.traversable = this.traversable;
+    for (const { mount, layer, seq } of this.#mounts) {
+      const changed = change(mount);
+      if (changed) next.#mounts.push({ mount: changed, layer, seq });
+    }
+    return next;
+  }
+
+  /** The bubblewrap arguments making this view. */
+  args(): string[] {
+    const all = this.traversable ? [...this.#mounts, ...this.#ways()] : this.#mounts;
+    const sorted = all.map((m) => ({ ...m, depth: depth(m.mount.dest) })).sort((a, b) =>
+      a.depth - b.depth || a.layer - b.layer || a.seq - b.seq
     );
     const args: string[] = [];
     const readOnlyLater: string[] = [];
@@ -85,11 +118,12 @@ export class MountList {
     // A folder is bubblewrap's to make when the innermost mount holding it is a tmpfs (or none).
     const innermost = (path: string) =>
       mounts.filter((m) => isWithin(path, m.dest)).sort((a, b) => depth(b.dest) - depth(a.dest))[0];
+    const fromHost = new Set(["ro", "rw", "ro-fd", "rw-fd"]);
     const ways = new Set<string>();
     for (const { dest } of mounts) {
       for (let at = parentOf(dest); at !== "/"; at = parentOf(at)) {
         const holder = innermost(at);
-        if (dests.has(at) || holder?.kind === "ro" || holder?.kind === "rw") continue;
+        if (dests.has(at) || (holder && fromHost.has(holder.kind))) continue;
         ways.add(at);
       }
     }
@@ -112,6 +146,10 @@ function mountArgs(mount: Mount): string[] {
       return [mount.optional ? "--ro-bind-try" : "--ro-bind", mount.src, mount.dest];
     case "rw":
       return [mount.optional ? "--bind-try" : "--bind", mount.src, mount.dest];
+    case "ro-fd":
+      return ["--ro-bind-fd", String(mount.fd), mount.dest];
+    case "rw-fd":
+      return ["--bind-fd", String(mount.fd), mount.dest];
     case "hide":
       return mount.folder
         ? ["--size", String(HIDE_SIZE), "--tmpfs", mount.dest]

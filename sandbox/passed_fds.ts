@@ -8,6 +8,7 @@ export const O_DIRECTORY = Deno.build.arch === "aarch64" ? 0o40000 : 0o200000;
 export const O_CLOEXEC = 0o2000000;
 export const O_PATH = 0o10000000;
 
+const F_DUPFD = 0;
 const F_GETFD = 1;
 const F_SETFD = 2;
 const FD_CLOEXEC = 1;
@@ -51,6 +52,11 @@ export class PassedFds implements Disposable {
     if (fd < 0) return { fd, errno: errno() };
     this.#fds.push(fd);
     return { fd, errno: 0 };
+  }
+
+  /** A copy of `fd` (one this process opened close-on-exec) for the next program: the same open file. */
+  dup(fd: number): number {
+    return this.#keep(libc().fcntl(fd, F_DUPFD, 3), `copy descriptor ${fd}`);
   }
 
   /** Closes `fd` now, if it is one of these. */

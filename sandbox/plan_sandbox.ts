@@ -1,13 +1,16 @@
+import { join } from "node:path";
 import { LinkError, type LinkPaths, roleArgv } from "../core/base/mod.ts";
 import type { SandboxSpec } from "./sandbox_spec.ts";
 import { specRefusal, type SpecSource } from "./spec_refusal.ts";
 import { isWithin, LAYER, MountList } from "./mount_list.ts";
 import { ETC_ENTRIES, type SystemView } from "./system_view.ts";
-import { hiddenPaths } from "./hidden_paths.ts";
+import { expandHome, hiddenPaths } from "./hidden_paths.ts";
 import { addFilesMounts, type FoldersMode, type SandboxAgent } from "./files_mounts.ts";
 import { addPathMounts, addTeamMounts, type GrantContext } from "./grant_mounts.ts";
 import { relayArgs, type RelayRule } from "./relay_rule.ts";
 import type { SandboxIdentity } from "./sandbox_identity.ts";
+import type { SandboxView } from "./open_view.ts";
+import { writableRoots } from "./writable_roots.ts";
 
 /** Where Deno and Link's source are, so Link's own roles run inside (read-only). */
 export interface RuntimePaths {
@@ -47,6 +50,8 @@ export interface SandboxInput {
   readonly runtime?: RuntimePaths;
   /** Real locations of grant paths and hidden paths, where they differ. */
   readonly realPaths?: Readonly<Record<string, string>>;
+  /** Places other sandboxes of this machine's agents can write (their write grants), as real paths. */
+  readonly writable?: readonly string[];
   /** Each team's shared folder (TEAM-11). */
   readonly teams?: Readonly<Record<string, string>>;
   /** More to hide: Homes and team folders kept outside ~/Link. */
@@ -91,6 +96,8 @@ export interface SandboxPlan {
    */
   readonly owner?: SandboxIdentity;
   readonly idmapped: readonly string[];
+  /** What each start checks and opens by descriptor (runSandboxed swaps `argv`'s mounts for it). */
+  readonly view: SandboxView;
 }
 
 const MIB = 1024 * 1024;
@@ -145,6 +152,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
   ensure.push(...hideCovered(list, hidden, input.system));
   const host = input.spec.network.mode === "host";
   const owner = ownIdentity(input);
+  list.traversable = owner !== undefined;
   return {
     argv: [
       input.system.bwrap,
@@ -157,7 +165,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
       // setpriv needs these for a moment, to become the sandbox's uid; it drops them all then.
       ...(owner ? ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"] : []),
       ...["--hostname", "lnk-sandbox"],
-      ...list.args({ traversable: owner !== undefined }),
+      ...list.args(),
       // As root, bubblewrap (uid 0 with no capabilities) may not enter the uid's own folders: the
       // program goes there itself, once it is that uid.
       ...["--chdir", owner ? "/" : input.cwd ?? input.harnessHome],
@@ -170,6 +178,15 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     notices,
     owner,
     idmapped: owner ? list.sources([LAYER.grant, LAYER.runtime, LAYER.agent, LAYER.team, LAYER.own]) : [],
+    view: {
+      mounts: list,
+      writable: writableRoots(input),
+      hidden,
+      home: real(input.paths.home),
+      lifted: [input.spec, ...(input.also ?? []).map((a) => a.spec)]
+        .flatMap((s) => s.protected.writable.map((p) => real(expandHome(p, input.paths.home)))),
+      records: join(input.paths.run, "placeholders"),
+    },
   };
 }
 

@@ -1,9 +1,14 @@
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { roleEnv } from "../core/base/mod.ts";
+import { isLinkError, roleEnv } from "../core/base/mod.ts";
 import type { RuntimePaths, SandboxInput } from "./plan_sandbox.ts";
 import { expandHome, hiddenPaths } from "./hidden_paths.ts";
 import { probeSystem } from "./probe_system.ts";
+import { type SandboxAgent, VISIBLE_COLLECTIONS } from "./files_mounts.ts";
+import type { SandboxSpec } from "./sandbox_spec.ts";
+import { type SpecSource, whereOf } from "./spec_refusal.ts";
+import { closeFd, walkNoFollow } from "./walk_no_follow.ts";
+import { writableRoots, writeGrantsOfAgents } from "./writable_roots.ts";
 
 /** A sandbox as its caller knows it: planSandbox's input before this machine is looked at. */
 export type SandboxRequest = Omit<SandboxInput, "system" | "realPaths" | "runtime"> & {
@@ -13,48 +18,107 @@ export type SandboxRequest = Omit<SandboxInput, "system" | "realPaths" | "runtim
 
 /**
  * Looks at this machine for planSandbox: bubblewrap and the system's layout, where Deno and Link
- * are, and the real location of every path a grant or a hidden place names, so that no symlink
- * leads a grant into what Link hides.
+ * are, and the real location of every path a grant or a hidden place names, each part opened
+ * without following a link an agent could have made (walkNoFollow): such a link is refused with
+ * SYMLINK_REFUSED naming it and the grant's line, so no grant is led into what Link hides or
+ * anywhere else. `probe: false` leaves bubblewrap and the runtime out (`lnk agent allow` checks
+ * the grants it writes without starting anything).
  */
-export async function resolveSandboxInput(request: SandboxRequest): Promise<SandboxInput> {
+export async function resolveSandboxInput(
+  request: SandboxRequest,
+  options: { readonly probe?: boolean } = {},
+): Promise<SandboxInput> {
   const home = request.paths.home;
-  const named = [
-    ...request.spec.paths.read,
-    ...request.spec.paths.write,
-  ].map((p) => expandHome(p, home));
-  const hidden = hiddenPaths(request.paths, request.hide);
+  const writable = widen(writableRoots({ ...request, writable: await writeGrantsOfAgents(request.paths) }));
+  const real = (path: string, what: string) => realOf(path, writable, what);
   const realPaths: Record<string, string> = {};
-  for (const path of [...named, ...hidden]) {
-    const real = await realPath(path);
-    if (real !== path) realPaths[path] = real;
-  }
-  const teams: Record<string, string> = {};
-  for (const [team, folder] of Object.entries(request.teams ?? {})) teams[team] = await realPath(folder);
-  const agent = request.agent && {
-    ...request.agent,
-    home: await realPath(request.agent.home),
-    agentDir: await realPath(request.agent.agentDir),
+  const note = (path: string, what: string) => {
+    const found = real(path, what);
+    if (found !== path) realPaths[path] = found;
   };
-  const also = request.also && await Promise.all(request.also.map(async (more) => ({
+  const { spec, source } = request;
+  for (const access of ["read", "write"] as const) {
+    for (const [i, raw] of spec.paths[access].entries()) {
+      note(expandHome(raw, home), `the grant "${raw}" (${whereOf(source, ["paths", access, i])})`);
+    }
+  }
+  // A lifted place is named, not followed: its folder's real path and its own name (a link there may be lifted too).
+  for (const raw of [spec, ...(request.also ?? []).map((a) => a.spec)].flatMap((s) => s.protected.writable)) {
+    const path = expandHome(raw, home);
+    try {
+      const found = join(
+        real(dirname(path), `the protected place "${raw}" the agent may write`),
+        basename(path),
+      );
+      if (found !== path) realPaths[path] = found;
+    } catch (err) {
+      if (!isLinkError(err, "SYMLINK_REFUSED")) throw err;
+    }
+  }
+  for (const path of hiddenPaths(request.paths, request.hide)) note(path, `"${path}", which Link hides`);
+  note(home, "your home folder");
+  const teams: Record<string, string> = {};
+  for (const [team, folder] of Object.entries(request.teams ?? {})) {
+    teams[team] = real(folder, `the folder of team "${team}"`);
+    const grant = spec.teams[team];
+    for (const name of [...grant?.read ?? [], ...grant?.write ?? []]) {
+      note(join(teams[team], name), `the folder "${name}" of team "${team}"`);
+    }
+  }
+  const agent = request.agent && realAgent(request.agent, spec, source, real);
+  const also = request.also?.map((more) => ({
     ...more,
-    agent: {
-      ...more.agent,
-      home: await realPath(more.agent.home),
-      agentDir: await realPath(more.agent.agentDir),
-    },
-    netDir: await realPath(more.netDir),
-  })));
+    agent: realAgent(more.agent, more.spec, more.source, real),
+    netDir: real(more.netDir, "its socket folder"),
+  }));
   return {
     ...request,
     agent,
     also,
     teams,
-    harnessHome: await realPath(request.harnessHome),
-    netDir: request.netDir && await realPath(request.netDir),
-    system: await probeSystem(),
-    runtime: request.runtime === false ? undefined : request.runtime ?? await linkRuntime(),
+    harnessHome: real(request.harnessHome, "the harness's home"),
+    netDir: request.netDir && real(request.netDir, "its socket folder"),
+    system: options.probe === false ? { bwrap: "bwrap", top: [], secrets: [] } : await probeSystem(),
+    runtime: request.runtime === false || options.probe === false
+      ? undefined
+      : request.runtime ?? await linkRuntime(),
     realPaths,
+    writable,
   };
+}
+
+/** The agent's Home and Agent/ at their real paths, and each folder [files] names in Home checked the same way. */
+function realAgent(
+  agent: SandboxAgent,
+  spec: SandboxSpec,
+  source: SpecSource | undefined,
+  real: (path: string, what: string) => string,
+): SandboxAgent {
+  const home = real(agent.home, "the agent's Home");
+  for (const name of Object.keys(spec.files)) {
+    if (name === "." || (VISIBLE_COLLECTIONS as readonly string[]).includes(name)) continue;
+    real(join(home, name), `the folder "${name}" of [files] (${whereOf(source, ["files", name])})`);
+  }
+  return { ...agent, home, agentDir: real(agent.agentDir, "the agent's Agent/ folder") };
+}
+
+/** The places given and their real paths; one that leads through an agent's link adds only itself. */
+function widen(given: readonly string[]): string[] {
+  const all = new Set(given);
+  for (const path of given) {
+    try {
+      all.add(realOf(path, given, "a writable place"));
+    } catch (err) {
+      if (!isLinkError(err, "SYMLINK_REFUSED")) throw err;
+    }
+  }
+  return [...all];
+}
+
+function realOf(path: string, writable: readonly string[], what: string): string {
+  const found = walkNoFollow(path, { writable, what });
+  if (found.fd !== undefined) closeFd(found.fd);
+  return found.real;
 }
 
 /** Where this Deno and this Link are: the binary alone when compiled, else the checkout and cache. */

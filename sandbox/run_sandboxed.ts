@@ -2,6 +2,8 @@ import { type Clock, SYSTEM_CLOCK } from "../core/base/mod.ts";
 import type { SandboxPlan } from "./plan_sandbox.ts";
 import { closeInheritedFds } from "./inherited_fds.ts";
 import { IdmappedMounts } from "./idmapped_mounts.ts";
+import { type OpenedView, openView } from "./open_view.ts";
+import { PassedFds } from "./passed_fds.ts";
 import { type OutputFields, ProgramOutput } from "./program_output.ts";
 
 /**
@@ -56,35 +58,44 @@ export interface SandboxProcess extends AsyncDisposable {
 
 /**
  * Starts bubblewrap from a clean environment holding only the plan's variables, with no
- * descriptor but stdin, stdout and stderr, after making the plan's mount points.
+ * descriptor but stdin, stdout and stderr and the mounts' own, after making the plan's mount points
+ * (openView: each mount opened by descriptor, protected places kept, stand-ins removed at the end;
+ * as root, the agent's folders and grants staged as idmapped copies, unmounted at the end).
  */
 export async function runSandboxed(
   plan: SandboxPlan,
   options: RunSandboxedOptions = {},
 ): Promise<SandboxProcess> {
-  for (const dir of plan.ensureDirs) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const idmapped = plan.owner && plan.idmapped.length > 0 ? await IdmappedMounts.open(plan.owner) : undefined;
-  let argv: readonly string[];
-  try {
-    argv = idmapped ? stagedArgv(plan, idmapped) : plan.argv;
-  } catch (err) {
-    idmapped?.[Symbol.dispose]();
-    throw err;
-  }
-  closeInheritedFds();
-  const [program, ...args] = options.ownSession ? [SETSID, ...argv] : argv;
+  // As root, the program's folders are shown through idmapped copies: their user namespace first.
+  const idmapped = plan.owner ? await IdmappedMounts.open(plan.owner) : undefined;
   const stdin = options.stdin ?? "null";
   const stdout = options.stdout ?? "null";
   const stderr = options.stderr ?? "log";
   const pipe = (mode: SandboxStdin | SandboxStdout) => mode === "null" ? "null" : "piped";
-  const child = new Deno.Command(program!, {
-    args,
-    clearEnv: true,
-    env: { ...plan.env },
-    stdin: pipe(stdin),
-    stdout: pipe(stdout),
-    stderr: pipe(stderr),
-  }).spawn();
+  closeInheritedFds();
+  // Made, opened by descriptor and passed to bubblewrap in one synchronous stretch (openView).
+  const fds = new PassedFds();
+  let view: OpenedView | undefined;
+  let child: Deno.ChildProcess;
+  try {
+    view = openView(plan, fds, idmapped);
+    const [program, ...args] = options.ownSession ? [SETSID, ...view.argv] : view.argv;
+    child = new Deno.Command(program!, {
+      args,
+      clearEnv: true,
+      env: { ...plan.env },
+      stdin: pipe(stdin),
+      stdout: pipe(stdout),
+      stderr: pipe(stderr),
+    }).spawn();
+  } catch (err) {
+    view?.release();
+    idmapped?.[Symbol.dispose]();
+    throw err;
+  } finally {
+    fds[Symbol.dispose]();
+  }
+  const opened = view;
   const copies = [
     stdin === "relay" ? relayIn(child, child.status) : undefined,
     stdout === "null" ? undefined : passOut(
@@ -102,6 +113,7 @@ export async function runSandboxed(
   ];
   // A relayed stream is all written out before the caller hears the program ended.
   const status = child.status.then(async (s) => {
+    opened.release();
     idmapped?.[Symbol.dispose]();
     await Promise.all(copies);
     return s;
@@ -125,18 +137,6 @@ export async function runSandboxed(
       await stop();
     },
   };
-}
-
-const BINDS = new Set(["--bind", "--ro-bind", "--bind-try", "--ro-bind-try"]);
-
-/** The plan's command line with each idmapped source bound from its staged copy instead. */
-function stagedArgv(plan: SandboxPlan, idmapped: IdmappedMounts): string[] {
-  const staged = new Map<string, string | undefined>();
-  for (const src of plan.idmapped) staged.set(src, idmapped.stage(src));
-  return plan.argv.map((word, i) => {
-    if (i === 0 || !BINDS.has(plan.argv[i - 1]!) || !staged.has(word)) return word;
-    return staged.get(word) ?? word;
-  });
 }
 
 /** Copies this process's stdin to the program until either ends. */

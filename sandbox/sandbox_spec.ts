@@ -62,6 +62,11 @@ export const SandboxSpec = z.strictObject({
       write: z.array(TeamFolder).default([]),
     }),
   ).default({}),
+  /**
+   * Protected places (a repository's .git/hooks and .git/config, .vscode, shell rc files, ...) the
+   * owner lets the agent write, each by its path: it and what is in it (`--write-protected`).
+   */
+  protected: z.strictObject({ writable: z.array(MachinePath).default([]) }).prefault({}),
   /** Who may message the agent besides its owner (ACS-2). */
   access: z.strictObject({ message: z.array(z.string()).default([]) }).prefault({}),
 });
@@ -116,4 +121,12 @@ hosts = []
 # Ports on this machine the agent may reach.
 [localhost]
 ports = []
+
+# Protected places stay read-only wherever the agent may write: a repository's
+# .git (its config, hooks and submodules), .vscode, .idea, your shell's rc files,
+# and what else your own tools run (\`lnk agent show --permissions\` lists them).
+# Name one here to let the agent write it and what is in it
+# (\`lnk agent allow --write-protected ~/src/app/.vscode\`).
+[protected]
+writable = []
 `;

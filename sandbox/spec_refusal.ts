@@ -17,15 +17,21 @@ export function specRefusal(
   hint?: string,
 ): LinkError {
   const line = source ? lineOf(source.text, key) : undefined;
-  const where = source && line !== undefined
-    ? `"${source.path}" line ${line}`
-    : `the grant ${key.map(String).join(".")} (from the command line)`;
+  const where = whereOf(source, key);
   return new LinkError("SANDBOX_REFUSED", `Cannot start the sandbox: ${where}: ${what}`, {
     hint: hint ??
       (source && line !== undefined
         ? `Change line ${line} of "${source.path}" (or use \`lnk agent deny\`), then start again`
         : "Take that grant away, then start again"),
   });
+}
+
+/** Where a grant is: `"<file>" line <n>`, or the command line when the file lacks it. */
+export function whereOf(source: SpecSource | undefined, key: readonly PropertyKey[]): string {
+  const line = source ? lineOf(source.text, key) : undefined;
+  return source && line !== undefined
+    ? `"${source.path}" line ${line}`
+    : `the grant ${key.map(String).join(".")} (from the command line)`;
 }
 
 /** The line of a key, or of the nearest key above it (an array's own line for one of its items). */

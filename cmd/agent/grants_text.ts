@@ -42,7 +42,32 @@ export function describePermissions(p: grants.AgentPermissions): string {
     ...(p.harnessLayer?.flags.length
       ? [`  from the harness's layer: ${p.harnessLayer.flags.join(" ")}`]
       : []),
+    ...protectedLines(p.protected),
   ].join("\n");
+}
+
+const KEPT: Record<string, string> = {
+  pinned: "pinned (bound onto itself: never renamed or replaced)",
+  "read-only": "read-only",
+  placeholder: "missing: an empty stand-in while it runs, so it cannot be made",
+  lifted: "lifted: writable",
+};
+
+/** The protected places: the lists, what is kept now, and what the owner lifted. */
+function protectedLines(p: grants.ProtectedPermissions | null): string[] {
+  if (!p) return [];
+  return [
+    "",
+    "Protected places, read-only wherever it writes (`lnk agent allow --write-protected <path>` lifts one):",
+    `  in each writable place and repository (.git pinned): ${p.everywhere.join(", ")}`,
+    `  in each repository's .git: ${p.inGit.join(", ")}`,
+    `  in your home folder, when it may write there: ${p.inHome.join(", ")}`,
+    ...(p.kept.length
+      ? ["  kept now:", ...p.kept.map((k) => `    ${k.path}: ${KEPT[k.state]}`)]
+      : [`  kept now: none (looked in ${p.places.join(", ") || "no writable place"})`]),
+    `  lifted: ${p.lifted.join(", ") || "none"}`,
+    ...p.notices.map((n) => `  note: ${n}`),
+  ];
 }
 
 function grantLines(spec: SandboxSpec): string[] {

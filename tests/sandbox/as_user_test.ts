@@ -19,6 +19,8 @@ const SUITES = [
   "attacks_network_test.ts",
   "attacks_identity_test.ts",
   "sandbox_grants_test.ts",
+  "planted_links_test.ts",
+  "protected_places_test.ts",
 ];
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const WHY_NOT = NO_BWRAP ?? await otherUsersUnavailable();

@@ -1,8 +1,16 @@
-import type { SandboxSpec } from "../../../sandbox/mod.ts";
+import { isLinkError } from "../../base/mod.ts";
+import {
+  planSandbox,
+  PROTECTED_NAMES,
+  protectedNow,
+  type ProtectedPlace,
+  resolveSandboxInput,
+  type SandboxSpec,
+} from "../../../sandbox/mod.ts";
 import type { LocalServer } from "../../harness/model/mod.ts";
 import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
-import { harnessPolicy } from "./harness_policy.ts";
+import { type HarnessPolicy, harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 import { modelWiring } from "./model_keys.ts";
 
 /** One path of the agent (the harness, its tools, run's commands, setup steps, the health check) and how it runs. */
@@ -30,6 +38,26 @@ export interface AgentPermissions {
     readonly keySet: boolean;
   };
   readonly paths: readonly AgentPath[];
+  /** The protected places kept read-only wherever it writes, and what holds at each now; null with no sandbox. */
+  readonly protected: ProtectedPermissions | null;
+}
+
+/** The protected places of `lnk agent show --permissions`: the lists, what is kept now, what the owner lifted. */
+export interface ProtectedPermissions {
+  /** In every writable place and each repository found in one (`.git` pinned). */
+  readonly everywhere: readonly string[];
+  /** In each repository's `.git`. */
+  readonly inGit: readonly string[];
+  /** In your home folder, when a sandbox can write it. */
+  readonly inHome: readonly string[];
+  /** The writable places looked in now. */
+  readonly places: readonly string[];
+  /** Each protected place there now and what holds at it: pinned, read-only, placeholder, lifted. */
+  readonly kept: readonly ProtectedPlace[];
+  /** Lifted by the owner ([protected] writable, `--write-protected`), as written. */
+  readonly lifted: readonly string[];
+  /** Limits the walk for repositories reached, or why the next start would be refused. */
+  readonly notices: readonly string[];
 }
 
 /**
@@ -64,7 +92,32 @@ export async function agentPermissions(
       keySet: wiring.keySet,
     },
     paths: pathsOf(agent, policy.spec, policy.folders === "layout"),
+    protected: agent.sandbox.enabled ? await protectedOf(ctx, policy) : null,
   };
+}
+
+/** The protected places as the next start would keep them, looked at without making or mounting anything. */
+async function protectedOf(ctx: AgentContext, policy: HarnessPolicy): Promise<ProtectedPermissions> {
+  const lists = {
+    everywhere: PROTECTED_NAMES.places,
+    inGit: PROTECTED_NAMES.git,
+    inHome: PROTECTED_NAMES.home,
+    lifted: policy.spec.protected.writable,
+  };
+  try {
+    const input = await resolveSandboxInput({
+      spec: policy.spec,
+      source: policy.source,
+      paths: ctx.paths,
+      ...policySandboxFields(policy),
+      command: ["true"],
+      runtime: false,
+    }, { probe: false });
+    return { ...lists, ...protectedNow(planSandbox(input).view) };
+  } catch (err) {
+    if (!isLinkError(err, "SYMLINK_REFUSED") && !isLinkError(err, "SANDBOX_REFUSED")) throw err;
+    return { ...lists, places: [], kept: [], notices: [err.message] };
+  }
 }
 
 function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): AgentPath[] {

@@ -6,6 +6,7 @@ import {
   type GrantFlags,
   parseSandboxSpec,
   planSandbox,
+  resolveSandboxInput,
   type SandboxSpec,
   type TomlValue,
 } from "../../../sandbox/mod.ts";
@@ -76,26 +77,33 @@ function valueAt(spec: SandboxSpec, table: readonly string[], key: string): Toml
 }
 
 /**
- * Plans the harness's sandbox from the new text, as the next start will: a grant the sandbox
- * cannot enforce is refused now, naming its line (GRT-5), rather than at the start.
+ * Resolves and plans the harness's sandbox from the new text, as the next start will: a grant the
+ * sandbox cannot enforce is refused now, naming its line (GRT-5), and so is a grant whose path
+ * leads through a link an agent could have made (a Home folder planted as a link before
+ * `--files` grants it), naming the link, rather than at the start. Paths not there yet are
+ * checked at each start.
  */
 async function checkEnforceable(ctx: AgentContext, agent: AgentSettings, text: string, file: string) {
   const spec = parseSandboxSpec(text, file);
   const policy = await harnessPolicy(ctx, agent);
   try {
-    planSandbox({
+    const input = await resolveSandboxInput({
       spec,
       source: { path: file, text },
       paths: ctx.paths,
       ...policySandboxFields(policy),
       command: ["true"],
-      system: { bwrap: "bwrap", top: [], secrets: [] },
-    });
+      runtime: false,
+    }, { probe: false });
+    planSandbox(input);
   } catch (err) {
-    if (!isLinkError(err, "SANDBOX_REFUSED")) throw err;
+    if (!isLinkError(err, "SANDBOX_REFUSED") && !isLinkError(err, "SYMLINK_REFUSED")) throw err;
     const what = err.message.replace(/^Cannot start the sandbox: /, "");
-    throw new LinkError("SANDBOX_REFUSED", `Cannot change the grants: ${what}`, {
-      hint: "Change the flags so the sandbox can hold every grant; nothing was written",
+    throw new LinkError(err.code, `Cannot change the grants: ${what}`, {
+      hint: err.code === "SYMLINK_REFUSED"
+        ? "Remove that link (Link never follows a link an agent could have made), or grant the place it " +
+          "leads to by its own path; nothing was written"
+        : "Change the flags so the sandbox can hold every grant; nothing was written",
       cause: err,
     });
   }

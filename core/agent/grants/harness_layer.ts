@@ -45,7 +45,7 @@ const LISTS: readonly [section: string, key: string, flag: keyof GrantFlags][] =
   ["browser", "hosts", "browser-host"],
 ];
 
-/** The layer's grants as allow flags; hosts, teams and access are the agent's alone. */
+/** The layer's grants as allow flags; hosts, teams, access and protected places are the agent's alone. */
 function layerFlags(raw: Raw): { flags: GrantFlags; ignored: string[] } {
   const flags: Record<string, unknown> = {};
   const ignored: string[] = [];
@@ -60,6 +60,7 @@ function layerFlags(raw: Raw): { flags: GrantFlags; ignored: string[] } {
   if (files) flags.files = Object.entries(files).map(([folder, access]) => `${folder}=${access}`);
   // The agent's hosts stay as they are, whichever harness runs it (SBX-12, GRT-25).
   if (raw.internet?.hosts !== undefined) ignored.push("internet.hosts");
-  for (const own of ["teams", "access"]) if (raw[own] !== undefined) ignored.push(own);
+  // Lifting a protected place is the owner's alone ([protected], `lnk agent allow --write-protected`).
+  for (const own of ["teams", "access", "protected"]) if (raw[own] !== undefined) ignored.push(own);
   return { flags: flags as GrantFlags, ignored };
 }

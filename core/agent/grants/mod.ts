@@ -35,4 +35,9 @@ export { Probe, ProbeAnswer, ProbeAnswers, ProbeList } from "./probe_protocol.ts
 /** Runs the check's probes inside the sandbox (`lnk agent harness probe`). */
 export { runProbes, type RunProbesOptions } from "./run_probes.ts";
 /** What every path of the agent runs with (`lnk agent show --permissions`). */
-export { type AgentPath, type AgentPermissions, agentPermissions } from "./agent_permissions.ts";
+export {
+  type AgentPath,
+  type AgentPermissions,
+  agentPermissions,
+  type ProtectedPermissions,
+} from "./agent_permissions.ts";

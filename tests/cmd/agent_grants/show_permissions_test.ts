@@ -35,6 +35,16 @@ Deno.test("lnk agent show --permissions lists what every path of the agent runs 
       "  lan:      none",
       "  this machine's ports: none",
       "",
+      "Protected places, read-only wherever it writes (`lnk agent allow --write-protected <path>` lifts one):",
+      "  in each writable place and repository (.git pinned): .git, .gitattributes, .gitmodules, .vscode, .idea, " +
+      ".husky, .pre-commit-config.yaml, .envrc, .devcontainer, .npmrc, .yarnrc, .yarnrc.yml",
+      "  in each repository's .git: config, config.worktree, hooks, modules, worktrees, commondir",
+      "  in your home folder, when it may write there: .bashrc, .bash_logout, .profile, .zshenv, .zprofile, " +
+      ".zshrc, .zlogin, .zlogout, .bash_profile, .bash_login, .gitconfig, .ssh, .local/bin, .tmux.conf, .vimrc, " +
+      ".emacs, .emacs.d",
+      `  kept now: none (looked in ${home.path}/Link/Agents/main/Home)`,
+      "  lifted: none",
+      "",
     ].join("\n"),
   );
 });

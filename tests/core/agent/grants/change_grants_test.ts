@@ -16,6 +16,7 @@ const SAMPLES: Record<string, string | string[]> = {
   command: ["git"],
   tool: ["calendar"],
   "browser-host": ["docs.example"],
+  "write-protected": ["~/src/app/.vscode"],
   "network-mode": "host",
 };
 

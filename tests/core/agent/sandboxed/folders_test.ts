@@ -62,7 +62,8 @@ sandboxedTest(
     assert.equal(layout.home, repo);
     const instructions = await Deno.readTextFile(join(layout.agent, "instructions", "agent.md"));
     assert.deepEqual(results, [
-      ".git/\nREADME.md (6 bytes)\nchats/\ninstructions/\nlib/\nskills/",
+      // .idea/ and .vscode/ stand in while it runs, so it cannot make them (protected places); gone after.
+      ".git/\n.idea/\n.vscode/\nREADME.md (6 bytes)\nchats/\ninstructions/\nlib/\nskills/",
       instructions,
       'Wrote note "seen" (17 characters)',
     ]);
