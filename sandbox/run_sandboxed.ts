@@ -1,6 +1,8 @@
 import { type Clock, SYSTEM_CLOCK } from "../core/base/mod.ts";
 import type { SandboxPlan } from "./plan_sandbox.ts";
 import { closeInheritedFds } from "./inherited_fds.ts";
+import { PassedFds } from "./passed_fds.ts";
+import { withSeccomp } from "./seccomp_filter.ts";
 
 type Stdio = "inherit" | "piped" | "null";
 
@@ -40,7 +42,8 @@ export interface SandboxProcess extends AsyncDisposable {
 
 /**
  * Starts bubblewrap from a clean environment holding only the plan's variables, with no
- * descriptor but stdin, stdout and stderr, after making the plan's mount points.
+ * descriptor but stdin, stdout and stderr (and the system call filter it reads at its start,
+ * which holds for everything inside), after making the plan's mount points.
  */
 export async function runSandboxed(
   plan: SandboxPlan,
@@ -48,15 +51,21 @@ export async function runSandboxed(
 ): Promise<SandboxProcess> {
   for (const dir of plan.ensureDirs) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   closeInheritedFds();
-  const [program, ...args] = options.ownSession ? [SETSID, ...plan.argv] : plan.argv;
-  const child = new Deno.Command(program!, {
-    args,
-    clearEnv: true,
-    env: { ...plan.env },
-    stdin: options.stdin ?? "inherit",
-    stdout: options.stdout ?? "inherit",
-    stderr: options.stderr ?? "inherit",
-  }).spawn();
+  let child: Deno.ChildProcess;
+  {
+    // The filter's descriptor reaches bubblewrap alone: made, inherited and closed here at once.
+    using fds = new PassedFds();
+    const argv = withSeccomp(plan.argv, fds);
+    const [program, ...args] = options.ownSession ? [SETSID, ...argv] : argv;
+    child = new Deno.Command(program!, {
+      args,
+      clearEnv: true,
+      env: { ...plan.env },
+      stdin: options.stdin ?? "inherit",
+      stdout: options.stdout ?? "inherit",
+      stderr: options.stderr ?? "inherit",
+    }).spawn();
+  }
   const status = child.status;
   const clock = options.clock ?? SYSTEM_CLOCK;
   const graceMs = options.graceMs ?? 5000;

@@ -130,9 +130,9 @@ export const PRELUDE = `w() { ( echo x >> "$1" ) 2>/dev/null && echo "wrote $1" 
 r() { cat "$1" 2>/dev/null || echo "denied $1"; }
 `;
 
-/** Makes the fixture; dispose removes it. */
-export async function agentFixture(): Promise<AgentFixture> {
-  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "lnk-sbx-" }));
+/** Makes the fixture, in `home` (an empty folder) when given; dispose removes it. */
+export async function agentFixture(options: { home?: string } = {}): Promise<AgentFixture> {
+  const home = await Deno.realPath(options.home ?? await Deno.makeTempDir({ prefix: "lnk-sbx-" }));
   const paths = new LinkPaths(home);
   for (const [rel, text] of Object.entries(FILES)) {
     const path = join(home, rel);

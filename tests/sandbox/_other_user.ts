@@ -1,0 +1,98 @@
+/**
+ * Sandbox tests as an ordinary user: a child Deno under another uid (setpriv, as root) makes the
+ * agent fixture in a home the test made for it and runs one script in its sandbox, so Link runs
+ * as that user would run it (no cgroup of its own, its limits as rlimits). Ignored, with the reason
+ * printed, where it cannot run: not root, no setpriv, a checkout that user cannot read.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { NO_BWRAP, type RunOptions, type RunResult } from "./_support.ts";
+
+const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const ENTRY = fileURLToPath(new URL("./_user_entry.ts", import.meta.url));
+
+/** A uid of its own for this test process, so no other process counts against its limits. */
+export const OTHER_UID: number = 61000 + (Deno.pid % 4000);
+
+/** Why these tests cannot run here, or undefined. */
+export const NO_OTHER_USER: string | undefined = NO_BWRAP ?? await otherUserProblem();
+if (NO_OTHER_USER && !NO_BWRAP) {
+  // deno-lint-ignore no-console -- the reason an ignored test did not run must be seen.
+  console.log(`sandbox tests as another user ignored: ${NO_OTHER_USER}`);
+}
+
+async function otherUserProblem(): Promise<string | undefined> {
+  if (Deno.uid() !== 0) return "acting as another user needs root";
+  for (let dir = CHECKOUT; dir !== "/"; dir = dirname(dir)) {
+    if (!((await Deno.stat(dir)).mode! & 0o001)) return `the checkout is not open to other users ("${dir}")`;
+  }
+  const probe = await new Deno.Command("setpriv", {
+    args: [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, "--clear-groups", "--", "true"],
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => undefined);
+  return probe?.success ? undefined : "setpriv is not installed or does not run";
+}
+
+/** A test as another user: ignored where none can run. */
+export function otherUserTest(name: string, fn: () => Promise<void>): void {
+  Deno.test({ name, ignore: NO_OTHER_USER !== undefined, fn });
+}
+
+let denoDir: Promise<string> | undefined;
+
+/** A copy of Deno's npm cache the other user owns: it cannot read root's, nor download. */
+function userDenoDir(): Promise<string> {
+  denoDir ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "lnk-user-deno-" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    const from = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME")!, ".cache", "deno");
+    const copy = await new Deno.Command("cp", { args: ["-r", join(from, "npm"), join(dir, "npm")] }).output();
+    if (!copy.success) {
+      throw new Error(`cannot copy Deno's npm cache: ${new TextDecoder().decode(copy.stderr)}`);
+    }
+    await new Deno.Command("chown", { args: ["-R", `${OTHER_UID}:${OTHER_UID}`, dir] }).output();
+    return dir;
+  })();
+  return denoDir;
+}
+
+/** What one script printed in the sandbox of a fixture made and run as the other user. */
+export interface UserRun extends RunResult, AsyncDisposable {
+  /** The fixture's home, which this test process may look into. */
+  readonly home: string;
+  /** The agent's Home folder in it. */
+  readonly agentHome: string;
+}
+
+/**
+ * Runs `script` as the other user in its fixture's sandbox, in the agent's Home unless `cwd`
+ * says; dispose removes the fixture.
+ */
+export async function runAsUser(script: string, options: RunOptions = {}): Promise<UserRun> {
+  const home = await Deno.makeTempDir({ prefix: "lnk-sbx-user-" });
+  const agentHome = join(home, "Link", "Agents", "main", "Home");
+  await Deno.chown(home, OTHER_UID, OTHER_UID);
+  const env = await userDenoDir();
+  const out = await new Deno.Command("setpriv", {
+    args: [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, "--clear-groups", "--", Deno.execPath()]
+      .concat(["run", "-A", "--cached-only", "--config", join(CHECKOUT, "deno.json"), ENTRY, home])
+      .concat([JSON.stringify({ cwd: agentHome, ...options, script })]),
+    clearEnv: true,
+    env: { HOME: home, DENO_DIR: env, NO_COLOR: "1", PATH: "/usr/local/bin:/usr/bin:/bin" },
+    cwd: home,
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout).trim();
+  const errors = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`the run as uid ${OTHER_UID} failed: ${errors}`);
+  const result = JSON.parse(text.split("\n").at(-1) ?? "{}") as RunResult;
+  return {
+    ...result,
+    home,
+    agentHome,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(home, { recursive: true });
+    },
+  };
+}
