@@ -1,7 +1,7 @@
 /**
  * The sandbox: an agent's grants (its sandbox file) and running programs under them in
  * bubblewrap, with their own user, PID, IPC, UTS and network namespaces, crossed only by relays
- * over unix sockets.
+ * over unix sockets, under a system call filter and within limits of processes, memory and file size.
  * @module
  */
 /** The sandbox file's schema, its reader and the defaults a new agent gets. */
@@ -26,6 +26,10 @@ export { MIN_BWRAP, probeSystem } from "./probe_system.ts";
 export { expandHome, hiddenPaths } from "./hidden_paths.ts";
 /** Starts a planned sandbox from a clean environment with no inherited descriptors. */
 export { runSandboxed, type RunSandboxedOptions, type SandboxProcess } from "./run_sandboxed.ts";
+/** A sandbox's [limits]: sizes as written and read. */
+export { formatSize, Limits } from "./limits_spec.ts";
+/** How each limit of a running sandbox holds: a cgroup, a user's systemd scope, or an rlimit. */
+export { type HeldLimit, type HeldLimits, type LimitHolder } from "./hold_limits.ts";
 /** A grant the sandbox cannot enforce, refused naming its file and line. */
 export { specRefusal, type SpecSource } from "./spec_refusal.ts";
 /** Relays across the sandbox's edge: TCP inside to unix sockets, and back. */

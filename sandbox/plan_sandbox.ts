@@ -1,5 +1,6 @@
 import { LinkError, type LinkPaths, roleArgv } from "../core/base/mod.ts";
 import type { SandboxSpec } from "./sandbox_spec.ts";
+import type { Limits } from "./limits_spec.ts";
 import { specRefusal, type SpecSource } from "./spec_refusal.ts";
 import { isWithin, LAYER, MountList } from "./mount_list.ts";
 import { ETC_ENTRIES, type SystemView } from "./system_view.ts";
@@ -79,6 +80,8 @@ export interface SandboxPlan {
   readonly ensureDirs: readonly string[];
   /** Things to tell the person, such as [files] holding only for Link's tools (LAY-8). */
   readonly notices: readonly string[];
+  /** What everything inside may use together ([limits]), put in place by runSandboxed. */
+  readonly limits: Limits;
 }
 
 const MIB = 1024 * 1024;
@@ -145,6 +148,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     env: sandboxEnv(input),
     ensureDirs: [...new Set(ensure)],
     notices,
+    limits: input.spec.limits,
   };
 }
 

@@ -3,6 +3,7 @@ import type { SandboxPlan } from "./plan_sandbox.ts";
 import { closeInheritedFds } from "./inherited_fds.ts";
 import { PassedFds } from "./passed_fds.ts";
 import { withSeccomp } from "./seccomp_filter.ts";
+import { type HeldLimits, holdLimits, type HoldLimitsOptions } from "./hold_limits.ts";
 
 type Stdio = "inherit" | "piped" | "null";
 
@@ -25,6 +26,8 @@ export interface RunSandboxedOptions {
   /** How long stop() waits after SIGTERM before killing; 5 s unless told. */
   graceMs?: number;
   clock?: Clock;
+  /** Where its limits are held instead of this machine's cgroups and user manager (tests). */
+  limits?: HoldLimitsOptions;
 }
 
 /** A running sandbox. */
@@ -32,7 +35,10 @@ export interface SandboxProcess extends AsyncDisposable {
   /** bubblewrap's process; its pipes are the program's when asked for. */
   readonly child: Deno.ChildProcess;
   readonly pid: number;
+  /** Settles once the sandbox has ended and its cgroups are gone. */
   readonly status: Promise<Deno.CommandStatus>;
+  /** How each of its limits holds. */
+  readonly limits: HeldLimits;
   /**
    * Sends the program inside `signal` (SIGTERM unless told), waits up to the grace time, then
    * kills bubblewrap, which takes everything inside with it (--die-with-parent, its PID namespace).
@@ -43,30 +49,37 @@ export interface SandboxProcess extends AsyncDisposable {
 /**
  * Starts bubblewrap from a clean environment holding only the plan's variables, with no
  * descriptor but stdin, stdout and stderr (and the system call filter it reads at its start,
- * which holds for everything inside), after making the plan's mount points.
+ * which holds for everything inside), after making the plan's mount points, in the cgroups and
+ * under the rlimits of its [limits] from its first instruction.
  */
 export async function runSandboxed(
   plan: SandboxPlan,
   options: RunSandboxedOptions = {},
 ): Promise<SandboxProcess> {
   for (const dir of plan.ensureDirs) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await using stack = new AsyncDisposableStack();
+  const limits = stack.use(await holdLimits(plan.limits, plan.env, options.limits));
   closeInheritedFds();
   let child: Deno.ChildProcess;
   {
     // The filter's descriptor reaches bubblewrap alone: made, inherited and closed here at once.
     using fds = new PassedFds();
-    const argv = withSeccomp(plan.argv, fds);
+    const argv = [...limits.prefix, ...withSeccomp(plan.argv, fds)];
     const [program, ...args] = options.ownSession ? [SETSID, ...argv] : argv;
     child = new Deno.Command(program!, {
       args,
       clearEnv: true,
-      env: { ...plan.env },
+      env: { ...limits.env, ...plan.env },
       stdin: options.stdin ?? "inherit",
       stdout: options.stdout ?? "inherit",
       stderr: options.stderr ?? "inherit",
     }).spawn();
   }
-  const status = child.status;
+  const held = stack.move();
+  const status = child.status.then(async (status) => {
+    await held.disposeAsync();
+    return status;
+  });
   const clock = options.clock ?? SYSTEM_CLOCK;
   const graceMs = options.graceMs ?? 5000;
   let stopping: Promise<Deno.CommandStatus> | undefined;
@@ -81,6 +94,7 @@ export async function runSandboxed(
     child,
     pid: child.pid,
     status,
+    limits: limits.held,
     stop,
     async [Symbol.asyncDispose]() {
       await stop();

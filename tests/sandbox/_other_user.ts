@@ -4,9 +4,10 @@
  * as that user would run it (no cgroup of its own, its limits as rlimits). Ignored, with the reason
  * printed, where it cannot run: not root, no setpriv, a checkout that user cannot read.
  */
+import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NO_BWRAP, type RunOptions, type RunResult } from "./_support.ts";
+import { agentFixture, NO_BWRAP, type RunOptions, type RunResult } from "./_support.ts";
 
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const ENTRY = fileURLToPath(new URL("./_user_entry.ts", import.meta.url));
@@ -34,9 +35,37 @@ async function otherUserProblem(): Promise<string | undefined> {
   return probe?.success ? undefined : "setpriv is not installed or does not run";
 }
 
-/** A test as another user: ignored where none can run. */
-export function otherUserTest(name: string, fn: () => Promise<void>): void {
-  Deno.test({ name, ignore: NO_OTHER_USER !== undefined, fn });
+/**
+ * One attack, twice: in a sandbox Link runs as root, and in one Link runs as an ordinary user.
+ * The script runs in the agent's Home, its output asserted whole; `after` looks at what it left
+ * there, on the host. `needs` is why it cannot run here, if it cannot.
+ */
+export function attackTwice(
+  name: string,
+  script: string,
+  expected: string,
+  after: (home: string) => Promise<void>,
+  options: { needs?: string; run?: RunOptions } = {},
+): void {
+  Deno.test({
+    name: `attack as root: ${name}`,
+    ignore: (NO_BWRAP ?? options.needs) !== undefined,
+    async fn() {
+      await using fx = await agentFixture();
+      const r = await fx.sh(script, { cwd: fx.agentHome, ...options.run });
+      assert.equal(r.stdout, expected, r.stderr);
+      await after(fx.agentHome);
+    },
+  });
+  Deno.test({
+    name: `attack as a user: ${name}`,
+    ignore: (NO_OTHER_USER ?? options.needs) !== undefined,
+    async fn() {
+      await using r = await runAsUser(script, options.run);
+      assert.equal(r.stdout, expected, r.stderr);
+      await after(r.agentHome);
+    },
+  });
 }
 
 let denoDir: Promise<string> | undefined;

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { agentFixture, NO_BWRAP, sandboxTest } from "./_support.ts";
-import { NO_OTHER_USER, runAsUser } from "./_other_user.ts";
+import { agentFixture, sandboxTest } from "./_support.ts";
+import { attackTwice } from "./_other_user.ts";
 
 const X86 = Deno.build.arch === "x86_64";
 const NR = X86
@@ -34,53 +34,21 @@ async function absent(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => false, () => true);
 }
 
-/**
- * One attack, twice: in a sandbox Link runs as root, and in one Link runs as an ordinary user.
- * The script runs in the agent's Home; `after` looks at what it left there, on the host.
- */
-function attack(
-  name: string,
-  script: string,
-  expected: string,
-  after: (home: string) => Promise<void>,
-  options: { needs?: string | undefined } = {},
-): void {
-  Deno.test({
-    name: `attack as root: ${name}`,
-    ignore: (NO_BWRAP ?? options.needs) !== undefined,
-    async fn() {
-      await using fx = await agentFixture();
-      const r = await fx.sh(script, { cwd: fx.agentHome });
-      assert.equal(r.stdout, expected, r.stderr);
-      await after(fx.agentHome);
-    },
-  });
-  Deno.test({
-    name: `attack as a user: ${name}`,
-    ignore: (NO_OTHER_USER ?? options.needs) !== undefined,
-    async fn() {
-      await using r = await runAsUser(script);
-      assert.equal(r.stdout, expected, r.stderr);
-      await after(r.agentHome);
-    },
-  });
-}
-
-attack(
+attackTwice(
   "cp /bin/sh Home/s; chmod u+s Home/s",
   "cp /bin/sh s && chmod u+s s 2>/dev/null || echo refused",
   "refused\n",
   async (home) => assert.equal(await setid(join(home, "s")), 0),
 );
 
-attack(
+attackTwice(
   "chmod g+s on a copy of /bin/sh, and on a folder",
   "cp /bin/sh s && chmod g+s s 2>/dev/null || echo refused; mkdir d && chmod g+s d 2>/dev/null || echo refused",
   "refused\nrefused\n",
   async (home) => assert.deepEqual([await setid(join(home, "s")), await setid(join(home, "d"))], [0, 0]),
 );
 
-attack(
+attackTwice(
   "chmod 4755 by each call: chmod, fchmod, fchmodat, fchmodat2",
   `cp /bin/sh s && perl -e '
     sub t { print "$_[0] ", ($_[1] < 0 ? "refused" : "set"), "\\n" }
@@ -96,7 +64,7 @@ attack(
   { needs: NO_PERL },
 );
 
-attack(
+attackTwice(
   "create a file with mode 04755: open(O_CREAT), openat, creat, O_TMPFILE, mknod of a file",
   `perl -MFcntl -e '
     sub t { print "$_[0] ", ($_[1] < 0 ? "refused" : "made"), "\\n" }
@@ -115,7 +83,7 @@ attack(
   { needs: NO_PERL },
 );
 
-attack(
+attackTwice(
   "make device nodes (mknod c and b); a FIFO still works",
   "mknod null c 1 3 2>/dev/null || echo refused c; mknod sda b 8 0 2>/dev/null || echo refused b; " +
     "mkfifo p && echo fifo made",
@@ -126,7 +94,7 @@ attack(
   },
 );
 
-attack(
+attackTwice(
   "make a user namespace: unshare -U, unshare -r, clone3 with CLONE_NEWUSER",
   `unshare -U true 2>/dev/null || echo refused; unshare -r true 2>/dev/null || echo refused
   perl -e '$a = pack("Q11", 0x10000000); print "clone3 ", (syscall(${NR.clone3}, $a, 88) < 0 ? $! : "made"), "\\n"'`,
@@ -135,7 +103,7 @@ attack(
   { needs: NO_PERL },
 );
 
-attack(
+attackTwice(
   "hard link a setuid program of the host into Home (ln /usr/bin/su)",
   'ln /usr/bin/su su 2>/dev/null || echo refused; ln "$(command -v passwd)" pw 2>/dev/null || echo refused',
   "refused\nrefused\n",
@@ -166,7 +134,7 @@ if (NO_SETCAP) {
   console.log(`file capability attack ignored: ${NO_SETCAP}`);
 }
 
-attack(
+attackTwice(
   "give a copy of /bin/sh file capabilities instead (setcap cap_setuid+ep)",
   "cp /bin/sh s && setcap cap_setuid+ep s 2>/dev/null || echo refused",
   "refused\n",
@@ -177,7 +145,7 @@ attack(
   { needs: NO_SETCAP },
 );
 
-attack(
+attackTwice(
   "reach the kernel past the filter: io_uring, keyrings, BPF, perf, AF_ALG and AF_PACKET, setarch -R, x32",
   `perl -e '
     my $p = "\\0" x 128;
