@@ -14,6 +14,8 @@ export interface HeldLimit {
   readonly by: LimitHolder;
   /** The cgroup's folder, for a cgroup Link made. */
   readonly dir?: string;
+  /** The rlimit set, where it differs from the value (RLIMIT_NPROC: the value on top of the user's tasks). */
+  readonly set?: number;
 }
 
 /** How each of a sandbox's limits holds. */
@@ -66,17 +68,16 @@ export async function holdLimits(
     if (held) return { by: held.version === 2 ? "cgroup v2" : "cgroup v1", dir: held.dir };
     return scope?.controllers.includes(controller) ? { by: "systemd scope" } : { by: "rlimit" };
   };
+  const processes: HeldLimit = { value: limits.processes, ...holder("pids") };
+  const nproc = processes.by === "rlimit" ? limits.processes + await tasksOf(Deno.uid() ?? 0) : undefined;
   const held: HeldLimits = {
-    processes: { value: limits.processes, ...holder("pids") },
+    processes: nproc === undefined ? processes : { ...processes, set: nproc },
     memory: { value: limits.memory, ...holder("memory") },
     fileSize: { value: limits.file_size, by: "rlimit" },
   };
   const manager = scope ? managerEnv(scope, sandboxEnv) : { env: {}, unset: [] };
   const rlimits = [`--fsize=${limits.file_size}:${limits.file_size}`];
-  if (held.processes.by === "rlimit") {
-    const nproc = limits.processes + await tasksOf(Deno.uid() ?? 0);
-    rlimits.push(`--nproc=${nproc}:${nproc}`);
-  }
+  if (nproc !== undefined) rlimits.push(`--nproc=${nproc}:${nproc}`);
   if (held.memory.by === "rlimit") rlimits.push(`--data=${limits.memory}:${limits.memory}`);
   return {
     held,

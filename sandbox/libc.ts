@@ -10,6 +10,8 @@ export interface Libc {
   open: (path: Uint8Array<ArrayBuffer>, flags: number) => number;
   openat: (dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => number;
   close: (fd: number) => number;
+  /** GNU C library 2.33 and later. */
+  mknodat?: (dirfd: number, path: Uint8Array<ArrayBuffer>, mode: number, dev: bigint) => number;
   __errno_location: () => Deno.PointerValue;
 }
 
@@ -22,6 +24,7 @@ const SYMBOLS = {
   open: { parameters: ["buffer", "i32"], result: "i32" },
   openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  mknodat: { parameters: ["i32", "buffer", "u32", "u64"], result: "i32", optional: true },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
 

@@ -30,6 +30,10 @@ export { runSandboxed, type RunSandboxedOptions, type SandboxProcess } from "./r
 export { formatSize, Limits } from "./limits_spec.ts";
 /** How each limit of a running sandbox holds: a cgroup, a user's systemd scope, or an rlimit. */
 export { type HeldLimit, type HeldLimits, type LimitHolder } from "./hold_limits.ts";
+/** The cgroup bounds the kernel holds a running sandbox to, whoever set them. */
+export { type ObservedLimits, observeLimits } from "./observe_limits.ts";
+/** Tries to make a device node, as `lnk agent harness check` does from inside to see it refused. */
+export { makeNode } from "./make_node.ts";
 /** A grant the sandbox cannot enforce, refused naming its file and line. */
 export { specRefusal, type SpecSource } from "./spec_refusal.ts";
 /** Relays across the sandbox's edge: TCP inside to unix sockets, and back. */

@@ -86,6 +86,28 @@ function userDenoDir(): Promise<string> {
   return denoDir;
 }
 
+/** A home of the other user's, removed at dispose. */
+export async function userHome(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "lnk-user-home-" });
+  await Deno.chown(path, OTHER_UID, OTHER_UID);
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+/** Runs `lnk <args>` (main.ts) as the other user with `home` as its HOME. */
+export async function lnkAsUser(home: string, args: readonly string[]): Promise<RunResult> {
+  const out = await new Deno.Command("setpriv", {
+    args: [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, "--clear-groups", "--", Deno.execPath()]
+      .concat(["run", "-A", "--cached-only", "--config", join(CHECKOUT, "deno.json")])
+      .concat([join(CHECKOUT, "main.ts"), ...args]),
+    clearEnv: true,
+    env: { HOME: home, DENO_DIR: await userDenoDir(), NO_COLOR: "1", PATH: "/usr/local/bin:/usr/bin:/bin" },
+    cwd: home,
+    stdin: "null",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
 /** What one script printed in the sandbox of a fixture made and run as the other user. */
 export interface UserRun extends RunResult, AsyncDisposable {
   /** The fixture's home, which this test process may look into. */

@@ -4,6 +4,7 @@ import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
 import { CheckSetup } from "./check_setup.ts";
 import { planFileChecks, toolsChatsCheck } from "./file_checks.ts";
+import { planConfinementChecks } from "./confinement_checks.ts";
 import type { HarnessPolicy } from "./harness_policy.ts";
 import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
 import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
@@ -61,6 +62,7 @@ export async function harnessCheck(
     rows = await runChecks(sandbox, [
       ...await planFileChecks(setup, ctx.paths, policy, others),
       ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
+      ...await planConfinementChecks(setup, policy, sandbox.process),
     ]);
   }
   // Link Harness writes chats/ itself; its tools and run's commands, in their own sandboxes, never do.
