@@ -10,11 +10,13 @@
  * either). Landlock holds per thread and passes to every
  * program started from it, so the programs can write what the sandbox lets them, but for those
  * folders, while the rest of the process (the harness, writing its chats) is untouched. A program
- * in the domain cannot ptrace or reopen the descriptors of a process outside it, either.
+ * in the domain cannot ptrace or reopen the descriptors of a process outside it, either, nor make
+ * a device node anywhere. Told "scopeOnly", the domain refuses device nodes alone: it is there for
+ * its ptrace rule and its scopes (signals and abstract sockets outside it, ABI 6).
  */
 export function confineWorkerMain(): void {
   type In =
-    | { type: "init"; keep: string[]; hide: string[] }
+    | { type: "init"; keep: string[]; hide: string[]; scopeOnly: boolean }
     | {
       type: "spawn";
       id: number;
@@ -23,6 +25,8 @@ export function confineWorkerMain(): void {
       cwd?: string;
       env?: Record<string, string>;
       stdin: boolean;
+      /** The program gets this process's own stdin, stdout and stderr. */
+      inherit: boolean;
     }
     | { type: "stdin"; id: number; chunk: Uint8Array }
     | { type: "stdin-close"; id: number }
@@ -35,6 +39,8 @@ export function confineWorkerMain(): void {
   // Landlock's filesystem rights (linux/landlock.h): those that change something.
   const WRITE_FILE = 1n << 1n, TRUNCATE = 1n << 14n, REFER = 1n << 13n;
   const DIR_WRITES = [4n, 5n, 6n, 7n, 8n, 9n, 10n, 11n, 12n].reduce((all, bit) => all | (1n << bit), 0n);
+  // Device nodes (MAKE_CHAR, MAKE_BLOCK): handled and never granted, so no program makes one.
+  const DEVICES = (1n << 6n) | (1n << 11n);
   const SCOPES = 0b11n; // abstract unix sockets and signals outside the domain (ABI 6)
   // Those that read or run, handled only when some folder is hidden: EXECUTE, READ_FILE, READ_DIR.
   const READS = (1n << 0n) | (1n << 2n) | (1n << 3n);
@@ -43,12 +49,16 @@ export function confineWorkerMain(): void {
   type Place = { path: string; dir: boolean };
   interface Running {
     child: Deno.ChildProcess;
-    readers: Record<"stdout" | "stderr", ReadableStreamDefaultReader<Uint8Array>>;
+    readers?: Record<"stdout" | "stderr", ReadableStreamDefaultReader<Uint8Array>>;
     stdin?: WritableStreamDefaultWriter<Uint8Array>;
   }
   const children = new Map<number, Running>();
 
-  function confine(keep: readonly string[], hide: readonly string[]): { abi: number; granted: string[] } {
+  function confine(
+    keep: readonly string[],
+    hide: readonly string[],
+    scopeOnly: boolean,
+  ): { abi: number; granted: string[] } {
     const libc = Deno.dlopen("libc.so.6", {
       create: { name: "syscall", parameters: ["i64", "pointer", "usize", "u32"], result: "i64" },
       addRule: { name: "syscall", parameters: ["i64", "i64", "i64", "pointer", "u32"], result: "i64" },
@@ -62,8 +72,10 @@ export function confineWorkerMain(): void {
     const abi = Number(libc.symbols.create(444n, null, 0n, 1));
     if (abi < 1) throw new Error(`Landlock is not available here (errno ${errno()})`);
     for (const folder of hide) mustBeReal(folder);
-    const writes = WRITE_FILE | DIR_WRITES | (abi >= 2 ? REFER : 0n) | (abi >= 3 ? TRUNCATE : 0n);
-    const handled = writes | (hide.length > 0 ? READS : 0n);
+    const writes = (WRITE_FILE | DIR_WRITES | (abi >= 2 ? REFER : 0n) | (abi >= 3 ? TRUNCATE : 0n)) &
+      ~DEVICES;
+    // A domain for its scopes alone (ptrace, signals and abstract sockets outside it) refuses only devices.
+    const handled = scopeOnly ? DEVICES : writes | DEVICES | (hide.length > 0 ? READS : 0n);
     const attr = new BigUint64Array([handled, 0n, abi >= 6 ? SCOPES : 0n]);
     const ruleset = libc.symbols.create(444n, Deno.UnsafePointer.of(attr), abi >= 6 ? 24n : 8n, 0);
     if (ruleset < 0n) throw new Error(`Cannot make a Landlock ruleset (errno ${errno()})`);
@@ -80,10 +92,10 @@ export function confineWorkerMain(): void {
     };
     const granted: string[] = [];
     const unwritable = [...keep, ...hide];
-    for (const place of places(unwritable, true)) {
+    for (const place of scopeOnly ? [] : places(unwritable, true)) {
       if (allow(place, writes, "write")) granted.push(place.path);
     }
-    if (hide.length > 0) {
+    if (hide.length > 0 && !scopeOnly) {
       for (const place of places(hide, false)) allow(place, READS, "read");
     }
     if (libc.symbols.prctl(38, 1n, 0n, 0n, 0n) !== 0) {
@@ -178,26 +190,29 @@ export function confineWorkerMain(): void {
   function spawn(msg: Extract<In, { type: "spawn" }>): void {
     let child: Deno.ChildProcess;
     try {
+      const out = msg.inherit ? "inherit" : "piped";
       child = new Deno.Command(msg.program, {
         args: msg.args,
         cwd: msg.cwd,
         env: msg.env,
-        stdin: msg.stdin ? "piped" : "null",
-        stdout: "piped",
-        stderr: "piped",
+        stdin: msg.inherit ? "inherit" : msg.stdin ? "piped" : "null",
+        stdout: out,
+        stderr: out,
       }).spawn();
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       scope.postMessage({ type: "spawn-failed", id: msg.id, name: error.name, message: error.message });
       return;
     }
-    const readers = { stdout: child.stdout.getReader(), stderr: child.stderr.getReader() };
-    children.set(msg.id, { child, readers, stdin: msg.stdin ? child.stdin.getWriter() : undefined });
+    const readers = msg.inherit
+      ? undefined
+      : { stdout: child.stdout.getReader(), stderr: child.stderr.getReader() };
+    const stdin = msg.stdin && !msg.inherit ? child.stdin.getWriter() : undefined;
+    children.set(msg.id, { child, readers, stdin });
     scope.postMessage({ type: "spawned", id: msg.id, pid: child.pid });
-    const piped = Promise.all([
-      pump(msg.id, "stdout", readers.stdout),
-      pump(msg.id, "stderr", readers.stderr),
-    ]);
+    const piped: Promise<unknown> = readers
+      ? Promise.all([pump(msg.id, "stdout", readers.stdout), pump(msg.id, "stderr", readers.stderr)])
+      : Promise.resolve();
     // The exit is told at once: a program it left running may hold its output open for long.
     child.status.then((status) => {
       scope.postMessage({ type: "exit", id: msg.id, code: status.code, signal: status.signal });
@@ -208,7 +223,7 @@ export function confineWorkerMain(): void {
   scope.onmessage = ({ data: msg }) => {
     if (msg.type === "init") {
       try {
-        scope.postMessage({ type: "ready", ...confine(msg.keep, msg.hide) });
+        scope.postMessage({ type: "ready", ...confine(msg.keep, msg.hide, msg.scopeOnly) });
       } catch (err) {
         scope.postMessage({ type: "failed", message: err instanceof Error ? err.message : String(err) });
       }
@@ -221,7 +236,7 @@ export function confineWorkerMain(): void {
       try {
         entry.child.kill(msg.signal);
       } catch { /* it has already ended */ }
-    } else if (msg.type === "cancel") entry.readers[msg.name].cancel().catch(() => {});
+    } else if (msg.type === "cancel") entry.readers?.[msg.name].cancel().catch(() => {});
     else if (msg.type === "stdin") entry.stdin?.write(msg.chunk).catch(() => {});
     else entry.stdin?.close().catch(() => {});
   };

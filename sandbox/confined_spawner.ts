@@ -7,7 +7,8 @@ export interface ConfinedSpawnOptions {
   readonly cwd?: string;
   /** Variables added to the process's own, as Deno.Command takes them. */
   readonly env?: Readonly<Record<string, string>>;
-  readonly stdin: "piped" | "null";
+  /** "inherit": the program gets this process's own stdin, stdout and stderr (its streams here stay empty). */
+  readonly stdin: "piped" | "null" | "inherit";
 }
 
 /** A started program: the part of Deno.ChildProcess that a runner uses. */
@@ -79,7 +80,20 @@ export class ConfinedSpawner implements AsyncDisposable {
     keep: readonly string[],
     options: { hide?: readonly string[] } = {},
   ): Promise<ConfinedSpawner> {
-    const hide = options.hide ?? [];
+    return await ConfinedSpawner.#start(keep, options.hide ?? [], false);
+  }
+
+  /**
+   * Starts a thread whose domain changes nothing a program may reach but device nodes, which it
+   * refuses: its programs cannot ptrace, signal or reach the abstract sockets of any process
+   * outside it (Landlock's ptrace rule and its scopes, ABI 6), so a sandboxed program never
+   * stops or reads the sandbox's pid 1 or the launcher that started it (`lnk sandbox relay`).
+   */
+  static async scoped(): Promise<ConfinedSpawner> {
+    return await ConfinedSpawner.#start([], [], true);
+  }
+
+  static async #start(keep: readonly string[], hide: readonly string[], scopeOnly: boolean) {
     const source = `(${confineWorkerMain.toString()})();`;
     const worker = new Worker(`data:text/javascript,${encodeURIComponent(source)}`, { type: "module" });
     const ready = Promise.withResolvers<{ abi: number; granted: string[] }>();
@@ -92,14 +106,16 @@ export class ConfinedSpawner implements AsyncDisposable {
       event.preventDefault();
       ready.reject(new Error(event.message));
     };
-    worker.postMessage({ type: "init", keep, hide });
+    worker.postMessage({ type: "init", keep, hide, scopeOnly });
     try {
       return new ConfinedSpawner(worker, await ready.promise);
     } catch (err) {
       worker.terminate();
       throw new LinkError(
         "SANDBOX_UNAVAILABLE",
-        `${whatFailed(keep, hide)}: ${err instanceof Error ? err.message : err}`,
+        `${scopeOnly ? "Cannot keep programs from other processes" : whatFailed(keep, hide)}: ${
+          err instanceof Error ? err.message : err
+        }`,
         {
           hint: "Run Linux 5.13 or later with Landlock on (`landlock` in the kernel's lsm= list)" +
             (hide.length > 0 ? ", and name each folder to hide by its real path" : ""),
@@ -112,9 +128,10 @@ export class ConfinedSpawner implements AsyncDisposable {
   /** Starts a program in the domain; a program that is not there fails as Deno.Command does. */
   async spawn(program: string, options: ConfinedSpawnOptions): Promise<SpawnedChild> {
     const id = this.#next++;
+    const inherit = options.stdin === "inherit";
     const child: Child = {
       started: Promise.withResolvers(),
-      left: 3,
+      left: inherit ? 1 : 3,
       out: { stdout: undefined, stderr: undefined },
       status: Promise.withResolvers(),
     };
@@ -126,7 +143,18 @@ export class ConfinedSpawner implements AsyncDisposable {
       });
     const stdout = stream("stdout");
     const stderr = stream("stderr");
-    this.#worker.postMessage({ type: "spawn", id, program, ...options });
+    if (inherit) {
+      child.out.stdout?.close();
+      child.out.stderr?.close();
+    }
+    this.#worker.postMessage({
+      type: "spawn",
+      id,
+      program,
+      ...options,
+      stdin: options.stdin === "piped",
+      inherit,
+    });
     const pid = await child.started.promise;
     const stdin = new WritableStream<Uint8Array>({
       write: (chunk) => this.#worker.postMessage({ type: "stdin", id, chunk }),

@@ -16,6 +16,8 @@ export interface HeldLimit {
   readonly dir?: string;
   /** The rlimit set, where it differs from the value (RLIMIT_NPROC: the value on top of the user's tasks). */
   readonly set?: number;
+  /** The uid whose tasks RLIMIT_NPROC counts (the kernel lets uid 0 past it). */
+  readonly uid?: number;
 }
 
 /** How each of a sandbox's limits holds. */
@@ -38,6 +40,8 @@ export interface LimitLauncher extends AsyncDisposable {
 export interface HoldLimitsOptions {
   readonly places?: readonly CgroupPlace[];
   readonly scope?: UserScope | null;
+  /** The uid of this machine the sandbox's programs run as (RLIMIT_NPROC counts its tasks); this process's unless told. */
+  readonly uid?: number;
   /** Paces the removal of its cgroups (see removeCgroup). */
   readonly clock?: Clock;
 }
@@ -69,9 +73,10 @@ export async function holdLimits(
     return scope?.controllers.includes(controller) ? { by: "systemd scope" } : { by: "rlimit" };
   };
   const processes: HeldLimit = { value: limits.processes, ...holder("pids") };
-  const nproc = processes.by === "rlimit" ? limits.processes + await tasksOf(Deno.uid() ?? 0) : undefined;
+  const uid = options.uid ?? Deno.uid() ?? 0;
+  const nproc = processes.by === "rlimit" ? limits.processes + await tasksOf(uid) : undefined;
   const held: HeldLimits = {
-    processes: nproc === undefined ? processes : { ...processes, set: nproc },
+    processes: nproc === undefined ? processes : { ...processes, set: nproc, uid },
     memory: { value: limits.memory, ...holder("memory") },
     fileSize: { value: limits.file_size, by: "rlimit" },
   };

@@ -12,6 +12,27 @@ export interface Libc {
   close: (fd: number) => number;
   /** GNU C library 2.33 and later. */
   mknodat?: (dirfd: number, path: Uint8Array<ArrayBuffer>, mode: number, dev: bigint) => number;
+  /** open_tree(2), by number (428 on every architecture). */
+  open_tree: (nr: bigint, dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => bigint;
+  /** move_mount(2) (429). */
+  move_mount: (
+    nr: bigint,
+    fromDir: number,
+    from: Uint8Array<ArrayBuffer>,
+    toDir: number,
+    to: Uint8Array<ArrayBuffer>,
+    flags: number,
+  ) => bigint;
+  /** mount_setattr(2) (442). */
+  mount_setattr: (
+    nr: bigint,
+    dirfd: number,
+    path: Uint8Array<ArrayBuffer>,
+    flags: number,
+    attr: Uint8Array<ArrayBuffer>,
+    size: bigint,
+  ) => bigint;
+  umount2: (target: Uint8Array<ArrayBuffer>, flags: number) => number;
   __errno_location: () => Deno.PointerValue;
 }
 
@@ -25,6 +46,18 @@ const SYMBOLS = {
   openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
   mknodat: { parameters: ["i32", "buffer", "u32", "u64"], result: "i32", optional: true },
+  open_tree: { name: "syscall", parameters: ["i64", "i32", "buffer", "u32"], result: "i64" },
+  move_mount: {
+    name: "syscall",
+    parameters: ["i64", "i32", "buffer", "i32", "buffer", "u32"],
+    result: "i64",
+  },
+  mount_setattr: {
+    name: "syscall",
+    parameters: ["i64", "i32", "buffer", "u32", "buffer", "usize"],
+    result: "i64",
+  },
+  umount2: { parameters: ["buffer", "i32"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
 } as const;
 

@@ -33,13 +33,14 @@ function sizeOf(value: unknown): number | undefined {
 /**
  * What a sandbox may use, all its processes together (issue 9): tasks (processes and threads)
  * and memory, held by a cgroup where Link may make one and by rlimits otherwise, and the size of
- * any one file it writes (an rlimit). Deno needs about 512 MiB of data space to start: under
- * rlimits the memory bound holds each process, so it is never set below 1 GiB.
+ * any one file it writes (an rlimit). Each V8 isolate (Deno, and each of its workers) reserves
+ * about 512 MiB of writable address space: under rlimits the memory bound holds each process, so
+ * it is never set below 2 GiB.
  */
 export const Limits = z.strictObject({
   processes: z.number().int().min(64, "must be at least 64: Deno alone runs a few dozen threads")
     .default(1024),
-  memory: Size.refine((bytes) => bytes >= GIB, 'must be at least "1GiB"').prefault("4GiB"),
+  memory: Size.refine((bytes) => bytes >= 2 * GIB, 'must be at least "2GiB"').prefault("4GiB"),
   file_size: Size.refine((bytes) => bytes >= MIB, 'must be at least "1MiB"').prefault("4GiB"),
 });
 export type Limits = z.infer<typeof Limits>;

@@ -25,7 +25,13 @@ export { MIN_BWRAP, probeSystem } from "./probe_system.ts";
 /** What no sandbox ever sees, and "~" expansion. */
 export { expandHome, hiddenPaths } from "./hidden_paths.ts";
 /** Starts a planned sandbox from a clean environment with no inherited descriptors. */
-export { runSandboxed, type RunSandboxedOptions, type SandboxProcess } from "./run_sandboxed.ts";
+export {
+  runSandboxed,
+  type RunSandboxedOptions,
+  type SandboxProcess,
+  type SandboxStdin,
+  type SandboxStdout,
+} from "./run_sandboxed.ts";
 /** A sandbox's [limits]: sizes as written and read. */
 export { formatSize, Limits } from "./limits_spec.ts";
 /** How each limit of a running sandbox holds: a cgroup, a user's systemd scope, or an rlimit. */
@@ -80,3 +86,13 @@ export { portRelayRules, relayPortsIn } from "./port_relays.ts";
 export { closeInheritedFds } from "./inherited_fds.ts";
 /** Starts programs that cannot write some folders this process writes (Landlock), such as run's commands. */
 export { ConfinedSpawner, type ConfinedSpawnOptions, type SpawnedChild } from "./confined_spawner.ts";
+/** A sandboxed program's lines, logged by Link as the program's own. */
+export { type OutputFields, ProgramOutput } from "./program_output.ts";
+/** Who a root-run sandbox's program is: an unprivileged uid of its own, and Link's range of them. */
+export {
+  isSandboxUid,
+  RUN_IDENTITY,
+  runsAsRoot,
+  SANDBOX_UIDS,
+  type SandboxIdentity,
+} from "./sandbox_identity.ts";

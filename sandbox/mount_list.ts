@@ -2,9 +2,10 @@
 export type Mount =
   | { kind: "ro" | "rw"; src: string; dest: string; optional?: boolean }
   | { kind: "hide"; dest: string; folder: boolean }
-  | { kind: "tmpfs"; dest: string; size: number }
+  | { kind: "tmpfs"; dest: string; size: number; perms?: number }
   | { kind: "symlink"; target: string; dest: string }
-  | { kind: "proc" | "dev"; dest: string };
+  | { kind: "proc" | "dev"; dest: string }
+  | { kind: "dir"; dest: string; perms: number };
 
 /**
  * Who a mount is for; at one path the later layer wins. System first, then what the spec grants,
@@ -42,9 +43,26 @@ export class MountList {
     return this.#mounts.map((m) => m.mount);
   }
 
-  /** The bubblewrap arguments making this view. */
-  args(): string[] {
-    const sorted = [...this.#mounts].sort((a, b) =>
+  /** The sources of the folders and files bound from the host by these layers. */
+  sources(layers: readonly Layer[]): string[] {
+    return [
+      ...new Set(
+        this.#mounts.flatMap(({ mount, layer }) =>
+          (mount.kind === "ro" || mount.kind === "rw") && layers.includes(layer) ? [mount.src] : []
+        ),
+      ),
+    ];
+  }
+
+  /**
+   * The bubblewrap arguments making this view. With `traversable`, every folder bubblewrap would
+   * make on the way to a mount in its own tmpfs (not in a folder bound from the host) is made
+   * first, 0755: bubblewrap makes them 0700 root's, which a root-run sandbox's own uid could not
+   * pass through to reach its folders under /root.
+   */
+  args(options: { traversable?: boolean } = {}): string[] {
+    const all = options.traversable ? [...this.#mounts, ...this.#ways()] : this.#mounts;
+    const sorted = [...all].sort((a, b) =>
       depth(a.mount.dest) - depth(b.mount.dest) || a.layer - b.layer || a.seq - b.seq
     );
     const args: string[] = [];
@@ -59,6 +77,33 @@ export class MountList {
     args.push("--remount-ro", "/");
     return args;
   }
+
+  /** The folders on the way to each mount that bubblewrap would make in a tmpfs of its own. */
+  #ways(): { mount: Mount; layer: Layer; seq: number }[] {
+    const mounts = this.#mounts.map((m) => m.mount);
+    const dests = new Set(mounts.map((m) => m.dest));
+    // A folder is bubblewrap's to make when the innermost mount holding it is a tmpfs (or none).
+    const innermost = (path: string) =>
+      mounts.filter((m) => isWithin(path, m.dest)).sort((a, b) => depth(b.dest) - depth(a.dest))[0];
+    const ways = new Set<string>();
+    for (const { dest } of mounts) {
+      for (let at = parentOf(dest); at !== "/"; at = parentOf(at)) {
+        const holder = innermost(at);
+        if (dests.has(at) || holder?.kind === "ro" || holder?.kind === "rw") continue;
+        ways.add(at);
+      }
+    }
+    return [...ways].map((dest, i) => ({
+      mount: { kind: "dir", dest, perms: 0o755 },
+      layer: LAYER.system,
+      seq: -1 - i,
+    }));
+  }
+}
+
+function parentOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at <= 0 ? "/" : path.slice(0, at);
 }
 
 function mountArgs(mount: Mount): string[] {
@@ -72,14 +117,20 @@ function mountArgs(mount: Mount): string[] {
         ? ["--size", String(HIDE_SIZE), "--tmpfs", mount.dest]
         : ["--ro-bind", "/dev/null", mount.dest];
     case "tmpfs":
-      return ["--size", String(mount.size), "--tmpfs", mount.dest];
+      return [...perms(mount.perms), "--size", String(mount.size), "--tmpfs", mount.dest];
     case "symlink":
       return ["--symlink", mount.target, mount.dest];
     case "proc":
       return ["--proc", mount.dest];
     case "dev":
       return ["--dev", mount.dest];
+    case "dir":
+      return [...perms(mount.perms), "--dir", mount.dest];
   }
+}
+
+function perms(mode: number | undefined): string[] {
+  return mode === undefined ? [] : ["--perms", mode.toString(8).padStart(4, "0")];
 }
 
 /** How many names deep a path is: "/" is 0, "/usr" is 1. */

@@ -8,8 +8,6 @@ export interface ObservedLimits {
   readonly processes?: number;
   /** memory.max (v2) or memory.limit_in_bytes (v1), when a cgroup bounds it. */
   readonly memory?: number;
-  /** The uid of this machine bubblewrap runs as, and so the sandbox (RLIMIT_NPROC binds any but 0). */
-  readonly uid?: number;
 }
 
 /** How long a sandbox's launcher may take to become bubblewrap (it joins its cgroups first). */
@@ -18,8 +16,7 @@ const START_MS = 2000;
 /**
  * Reads the cgroup bounds of a running sandbox from the kernel, whoever put them there (Link's own
  * cgroup, a systemd scope): once its launcher has become bubblewrap, so it has joined them, the
- * cgroups /proc/<pid>/cgroup names and their limit files, and the uid it runs as. Empty once the
- * sandbox has ended.
+ * cgroups /proc/<pid>/cgroup names and their limit files. Empty once the sandbox has ended.
  */
 export async function observeLimits(pid: number, clock: Clock = SYSTEM_CLOCK): Promise<ObservedLimits> {
   for (let waited = 0, wait = 1;; waited += wait, wait *= 2) {
@@ -40,13 +37,7 @@ export async function observeLimits(pid: number, clock: Clock = SYSTEM_CLOCK): P
     processes ??= await bound(join(dir, "pids.max"));
     memory ??= await bound(join(dir, mount.version === 2 ? "memory.max" : "memory.limit_in_bytes"));
   }
-  const status = await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "");
-  const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
-  return {
-    ...(processes !== undefined ? { processes } : {}),
-    ...(memory !== undefined ? { memory } : {}),
-    ...(uid !== undefined ? { uid: Number(uid) } : {}),
-  };
+  return { ...(processes !== undefined ? { processes } : {}), ...(memory !== undefined ? { memory } : {}) };
 }
 
 /** A limit file's bound; none for "max" or v1's "unlimited" (close to 2^63). */

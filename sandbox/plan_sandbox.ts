@@ -8,6 +8,7 @@ import { hiddenPaths } from "./hidden_paths.ts";
 import { addFilesMounts, type FoldersMode, type SandboxAgent } from "./files_mounts.ts";
 import { addPathMounts, addTeamMounts, type GrantContext } from "./grant_mounts.ts";
 import { relayArgs, type RelayRule } from "./relay_rule.ts";
+import type { SandboxIdentity } from "./sandbox_identity.ts";
 
 /** Where Deno and Link's source are, so Link's own roles run inside (read-only). */
 export interface RuntimePaths {
@@ -39,6 +40,11 @@ export interface SandboxInput {
   /** The variables Link chooses for the program (proxy variables among them); nothing else is passed. */
   readonly env?: Readonly<Record<string, string>>;
   readonly system: SystemView;
+  /**
+   * The unprivileged uid and gid the program runs as when Link runs as root (system.root): the
+   * agent's own (SBX-1). Required then; unused otherwise, where the program is the person.
+   */
+  readonly identity?: SandboxIdentity;
   readonly runtime?: RuntimePaths;
   /** Real locations of grant paths and hidden paths, where they differ. */
   readonly realPaths?: Readonly<Record<string, string>>;
@@ -80,6 +86,12 @@ export interface SandboxPlan {
   readonly ensureDirs: readonly string[];
   /** Things to tell the person, such as [files] holding only for Link's tools (LAY-8). */
   readonly notices: readonly string[];
+  /**
+   * As root: the sandbox's own uid, and the sources bound from the host that it is shown through
+   * idmapped copies (root's files seen as its own: the agent's folders, its grants, its sockets).
+   */
+  readonly owner?: SandboxIdentity;
+  readonly idmapped: readonly string[];
   /** What everything inside may use together ([limits]), put in place by runSandboxed. */
   readonly limits: Limits;
 }
@@ -129,27 +141,77 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     list.add(LAYER.own, { kind: "rw", src: input.netDir, dest: input.netDir });
     ensure.push(input.netDir);
   }
-  list.add(LAYER.private, { kind: "tmpfs", dest: "/tmp", size: input.tmpSize ?? 256 * MIB });
-  list.add(LAYER.private, { kind: "tmpfs", dest: "/dev/shm", size: input.shmSize ?? 64 * MIB });
+  // As root, bubblewrap makes its tmpfs root's: the sandbox's own uid writes /tmp as anyone would.
+  const temp = input.system.root ? 0o1777 : undefined;
+  list.add(LAYER.private, { kind: "tmpfs", dest: "/tmp", size: input.tmpSize ?? 256 * MIB, perms: temp });
+  list.add(LAYER.private, { kind: "tmpfs", dest: "/dev/shm", size: input.shmSize ?? 64 * MIB, perms: temp });
   ensure.push(...hideCovered(list, hidden, input.system));
   const host = input.spec.network.mode === "host";
+  const owner = ownIdentity(input);
   return {
     argv: [
       input.system.bwrap,
-      ...["--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"],
+      ...(owner ? [] : ["--unshare-user"]),
+      ...["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"],
       ...(host ? [] : ["--unshare-net"]),
-      ...["--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL"],
+      // Without a user namespace of its own (as root) the seccomp filter keeps new ones out.
+      ...(owner ? [] : ["--disable-userns"]),
+      ...["--die-with-parent", "--new-session", "--cap-drop", "ALL"],
+      // setpriv needs these for a moment, to become the sandbox's uid; it drops them all then.
+      ...(owner ? ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"] : []),
       ...["--hostname", "lnk-sandbox"],
-      ...list.args(),
-      ...["--chdir", input.cwd ?? input.harnessHome],
+      ...list.args({ traversable: owner !== undefined }),
+      // As root, bubblewrap (uid 0 with no capabilities) may not enter the uid's own folders: the
+      // program goes there itself, once it is that uid.
+      ...["--chdir", owner ? "/" : input.cwd ?? input.harnessHome],
       "--",
+      ...(owner ? dropTo(owner, input.system, input.cwd ?? input.harnessHome) : []),
       ...commandLine(input),
     ],
     env: sandboxEnv(input),
     ensureDirs: [...new Set(ensure)],
     notices,
+    owner,
+    idmapped: owner ? list.sources([LAYER.grant, LAYER.agent, LAYER.team, LAYER.own]) : [],
     limits: input.spec.limits,
   };
+}
+
+/** The identity a root-run sandbox runs as; refused when missing or root's own (SBX-1). */
+function ownIdentity(input: SandboxInput): SandboxIdentity | undefined {
+  if (!input.system.root) return undefined;
+  const id = input.identity;
+  if (!id || id.uid === 0 || id.gid === 0) {
+    throw new LinkError(
+      "SANDBOX_REFUSED",
+      "Cannot start the sandbox: Link runs as root and no unprivileged uid of its own was given to it",
+      {
+        hint: "Start it through `lnk agent start` or `lnk sandbox run`, which give each sandbox its own uid",
+      },
+    );
+  }
+  return id;
+}
+
+/**
+ * setpriv's words making the program the sandbox's uid, with no capability left to gain, then
+ * env's going to its folder as that uid.
+ */
+function dropTo(owner: SandboxIdentity, system: SystemView, cwd: string): string[] {
+  return [
+    system.setpriv ?? "setpriv",
+    `--reuid=${owner.uid}`,
+    `--regid=${owner.gid}`,
+    "--clear-groups",
+    "--bounding-set=-all",
+    "--inh-caps=-all",
+    "--no-new-privs",
+    "--",
+    "/usr/bin/env",
+    "-C",
+    cwd,
+    "--",
+  ];
 }
 
 /** [commands] lists are not enforceable by bubblewrap alone: refused, never silently open (SBX-20). */
@@ -175,6 +237,8 @@ function addSystemMounts(list: MountList, system: SystemView): void {
     list.add(LAYER.system, { kind: "ro", src: path, dest: path, optional: true });
   }
   list.add(LAYER.private, { kind: "proc", dest: "/proc" });
+  // Kernel settings are read-only whoever runs the sandbox (a write to core_pattern is root's code).
+  list.add(LAYER.private, { kind: "ro", src: "/proc/sys", dest: "/proc/sys" });
   list.add(LAYER.private, { kind: "dev", dest: "/dev" });
 }
 
@@ -213,10 +277,10 @@ function commandLine(input: SandboxInput): string[] {
       hint: "Give the command after `--`, such as `lnk sandbox run -- /bin/sh`",
     });
   }
-  const relays = input.relays ?? [];
-  if (relays.length === 0) return [...input.command];
+  // Link's launcher starts every program, relays or none: from a Landlock domain of its own, so the
+  // program reaches no process outside it (the launcher, bubblewrap's pid 1) by ptrace or signal.
   const launcher = input.launcher ?? roleArgv(["sandbox", "relay"]);
-  return [...launcher, ...relayArgs(relays), "--", ...input.command];
+  return [...launcher, ...relayArgs(input.relays ?? []), "--", ...input.command];
 }
 
 function sandboxEnv(input: SandboxInput): Record<string, string> {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { LinkError } from "../core/base/mod.ts";
+import { runsAsRoot } from "./sandbox_identity.ts";
 import { SYSTEM_SECRETS, type SystemView, TOP_FOLDERS, type TopEntry } from "./system_view.ts";
 
 /** The first bubblewrap that can keep user namespaces out of a sandbox (`--disable-userns`). */
@@ -51,7 +52,16 @@ async function probe(searchPath: string): Promise<SystemView> {
     const info = await lstat(path);
     if (info && !info.isSymlink) secrets.push({ path, folder: info.isDirectory });
   }
-  return { bwrap, top, secrets };
+  if (!runsAsRoot()) return { bwrap, top, secrets };
+  const setpriv = await findProgram("setpriv", searchPath);
+  if (!setpriv) {
+    throw new LinkError(
+      "SANDBOX_UNAVAILABLE",
+      "Cannot start a sandbox as root: setpriv (util-linux) is not installed to run its program as its own user",
+      { hint: "Install util-linux (`apt-get install util-linux`), then start again" },
+    );
+  }
+  return { bwrap, top, secrets, root: true, setpriv };
 }
 
 async function findProgram(name: string, searchPath: string): Promise<string | undefined> {

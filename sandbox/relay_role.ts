@@ -1,6 +1,7 @@
 import { announceReady, logger, roleArgv } from "../core/base/mod.ts";
 import { parseRelayArgs } from "./relay_rule.ts";
 import { type Relay, serveRelay } from "./relay.ts";
+import { ConfinedSpawner, type SpawnedChild } from "./confined_spawner.ts";
 
 const log = logger("relay");
 
@@ -63,12 +64,18 @@ function ownRole(
   return load && { load, args: command.slice(prefix.length + 2) };
 }
 
+/**
+ * Runs the command from a Landlock domain of its own (ConfinedSpawner.scoped): it and everything it
+ * starts can ptrace, signal or open the memory of nothing outside it, so neither this launcher nor
+ * the sandbox's pid 1 is ever stopped or changed by the program (a stopped pid 1 would hold the
+ * sandbox open after the program ended).
+ */
 async function runChild(command: readonly string[], signal?: AbortSignal): Promise<number> {
   const [program, ...rest] = command;
-  let child: Deno.ChildProcess;
+  await using spawner = await ConfinedSpawner.scoped();
+  let child: SpawnedChild;
   try {
-    child = new Deno.Command(program!, { args: rest, stdin: "inherit", stdout: "inherit", stderr: "inherit" })
-      .spawn();
+    child = await spawner.spawn(program!, { args: rest, stdin: "inherit" });
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
     log.error("Cannot run the command in the sandbox: it is not there or not a program", { program });

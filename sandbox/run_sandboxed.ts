@@ -1,20 +1,36 @@
 import { type Clock, SYSTEM_CLOCK } from "../core/base/mod.ts";
 import type { SandboxPlan } from "./plan_sandbox.ts";
 import { closeInheritedFds } from "./inherited_fds.ts";
+import { IdmappedMounts } from "./idmapped_mounts.ts";
+import { type OutputFields, ProgramOutput } from "./program_output.ts";
 import { PassedFds } from "./passed_fds.ts";
 import { withSeccomp } from "./seccomp_filter.ts";
 import { type HeldLimits, holdLimits, type HoldLimitsOptions } from "./hold_limits.ts";
 
-type Stdio = "inherit" | "piped" | "null";
+/**
+ * A sandboxed program's standard streams are never the caller's own descriptors (a directory on
+ * stdin is a way out through /proc/self/fd/0/..; a file on stdout is the caller's to reopen):
+ * "piped" gives them to the caller, "null" to /dev/null, "relay" copies this process's own
+ * through pipes, and "log" (stdout and stderr) logs each line as the program's (ProgramOutput).
+ */
+export type SandboxStdin = "piped" | "null" | "relay";
+export type SandboxStdout = "piped" | "null" | "relay" | "log";
 
 /** util-linux's setsid: it execs the program in place, keeping its pid, when not a group leader. */
 const SETSID = "setsid";
 
 /** How a sandbox's standard streams are wired, and when it stops. */
 export interface RunSandboxedOptions {
-  stdin?: Stdio;
-  stdout?: Stdio;
-  stderr?: Stdio;
+  /** "null" unless told. */
+  stdin?: SandboxStdin;
+  /** "null" unless told. */
+  stdout?: SandboxStdout;
+  /** "log" unless told. */
+  stderr?: SandboxStdout;
+  /** The agent the program runs for, named in the lines "log" writes. */
+  agent?: string;
+  /** The agents a sandbox serving several holds, which its logged lines may name (ProgramOutput). */
+  members?: readonly string[];
   /** Stops the sandbox (as stop()) when it aborts. */
   signal?: AbortSignal;
   /**
@@ -58,27 +74,55 @@ export async function runSandboxed(
 ): Promise<SandboxProcess> {
   for (const dir of plan.ensureDirs) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   await using stack = new AsyncDisposableStack();
-  const limits = stack.use(await holdLimits(plan.limits, plan.env, options.limits));
+  const idmapped = plan.owner && plan.idmapped.length > 0
+    ? stack.use(await IdmappedMounts.open(plan.owner))
+    : undefined;
+  const staged = idmapped ? stagedArgv(plan, idmapped) : plan.argv;
+  const limits = stack.use(
+    await holdLimits(plan.limits, plan.env, { uid: plan.owner?.uid, ...options.limits }),
+  );
   closeInheritedFds();
+  const stdin = options.stdin ?? "null";
+  const stdout = options.stdout ?? "null";
+  const stderr = options.stderr ?? "log";
+  const pipe = (mode: SandboxStdin | SandboxStdout) => mode === "null" ? "null" : "piped";
   let child: Deno.ChildProcess;
   {
     // The filter's descriptor reaches bubblewrap alone: made, inherited and closed here at once.
     using fds = new PassedFds();
-    const argv = [...limits.prefix, ...withSeccomp(plan.argv, fds)];
+    const argv = [...limits.prefix, ...withSeccomp(staged, fds)];
     const [program, ...args] = options.ownSession ? [SETSID, ...argv] : argv;
     child = new Deno.Command(program!, {
       args,
       clearEnv: true,
       env: { ...limits.env, ...plan.env },
-      stdin: options.stdin ?? "inherit",
-      stdout: options.stdout ?? "inherit",
-      stderr: options.stderr ?? "inherit",
+      stdin: pipe(stdin),
+      stdout: pipe(stdout),
+      stderr: pipe(stderr),
     }).spawn();
   }
   const held = stack.move();
-  const status = child.status.then(async (status) => {
+  const copies = [
+    stdin === "relay" ? relayIn(child, child.status) : undefined,
+    stdout === "null" ? undefined : passOut(
+      child.stdout,
+      stdout,
+      { agent: options.agent, members: options.members, stream: "stdout" },
+      Deno.stdout,
+    ),
+    stderr === "null" ? undefined : passOut(
+      child.stderr,
+      stderr,
+      { agent: options.agent, members: options.members, stream: "stderr" },
+      Deno.stderr,
+    ),
+  ];
+  // A relayed stream is all written out before the caller hears the program ended.
+  const status = child.status.then(async (s) => {
+    // The idmapped stage unmounted, the cgroups removed.
     await held.disposeAsync();
-    return status;
+    await Promise.all(copies);
+    return s;
   });
   const clock = options.clock ?? SYSTEM_CLOCK;
   const graceMs = options.graceMs ?? 5000;
@@ -100,6 +144,38 @@ export async function runSandboxed(
       await stop();
     },
   };
+}
+
+const BINDS = new Set(["--bind", "--ro-bind", "--bind-try", "--ro-bind-try"]);
+
+/** The plan's command line with each idmapped source bound from its staged copy instead. */
+function stagedArgv(plan: SandboxPlan, idmapped: IdmappedMounts): string[] {
+  const staged = new Map<string, string | undefined>();
+  for (const src of plan.idmapped) staged.set(src, idmapped.stage(src));
+  return plan.argv.map((word, i) => {
+    if (i === 0 || !BINDS.has(plan.argv[i - 1]!) || !staged.has(word)) return word;
+    return staged.get(word) ?? word;
+  });
+}
+
+/** Copies this process's stdin to the program until either ends. */
+async function relayIn(child: Deno.ChildProcess, ended: Promise<unknown>): Promise<void> {
+  const stop = new AbortController();
+  ended.then(() => stop.abort());
+  await Deno.stdin.readable.pipeTo(child.stdin, { signal: stop.signal, preventCancel: true }).catch(() => {});
+  await child.stdin.close().catch(() => {});
+}
+
+/** Passes one of the program's outputs on as told: to this process's own, or to the log. */
+function passOut(
+  stream: ReadableStream<Uint8Array>,
+  mode: SandboxStdout,
+  fields: OutputFields,
+  own: { writable: WritableStream<Uint8Array> },
+): Promise<void> | undefined {
+  if (mode === "relay") return stream.pipeTo(own.writable, { preventClose: true }).catch(() => {});
+  if (mode === "log") return ProgramOutput.relay(stream, fields);
+  return undefined;
 }
 
 async function stopChild(

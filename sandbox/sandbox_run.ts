@@ -3,8 +3,9 @@ import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "./sandbox_spec.ts";
 import { applyGrants, type GrantFlags } from "./apply_grants.ts";
 import { planSandbox } from "./plan_sandbox.ts";
 import { resolveSandboxInput } from "./resolve_sandbox.ts";
-import { runSandboxed } from "./run_sandboxed.ts";
+import { runSandboxed, type SandboxStdin, type SandboxStdout } from "./run_sandboxed.ts";
 import type { RelayRule } from "./relay_rule.ts";
+import { RUN_IDENTITY, runsAsRoot } from "./sandbox_identity.ts";
 import { portRelayRules, relayPortsIn } from "./port_relays.ts";
 import { INSIDE_PROXY_PORT, type ProxyUpstream, startSandboxProxy, wantsProxy } from "./sandbox_proxy.ts";
 import {
@@ -13,8 +14,6 @@ import {
   type ProfileConsent,
   requireUserNamespaces,
 } from "./user_namespaces.ts";
-
-type Stdio = "inherit" | "piped" | "null";
 
 /** What `lnk sandbox run` needs. */
 export interface SandboxRunOptions {
@@ -27,9 +26,10 @@ export interface SandboxRunOptions {
   /** Variables the caller chose to pass (TERM, LANG); nothing else of its environment goes in. */
   readonly env?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
-  readonly stdin?: Stdio;
-  readonly stdout?: Stdio;
-  readonly stderr?: Stdio;
+  /** The program's streams: this process's own, relayed through pipes, unless told. */
+  readonly stdin?: SandboxStdin;
+  readonly stdout?: SandboxStdout;
+  readonly stderr?: SandboxStdout;
   /** Asks to install the AppArmor profile when needed (SBX-3); without it such a start fails. */
   readonly consent?: ProfileConsent;
   /** The relay role's command line inside; `lnk sandbox relay` unless told. */
@@ -79,13 +79,15 @@ export async function sandboxRun(options: SandboxRunOptions): Promise<number> {
     env,
     relays,
     launcher: options.launcher,
+    // As root, a program run this way is the uid Link keeps for runs no agent holds.
+    identity: runsAsRoot() ? RUN_IDENTITY : undefined,
   });
   const plan = planSandbox(input);
   for (const notice of plan.notices) options.notes?.(notice);
   const sandbox = await runSandboxed(plan, {
-    stdin: options.stdin,
-    stdout: options.stdout,
-    stderr: options.stderr,
+    stdin: options.stdin ?? "relay",
+    stdout: options.stdout ?? "relay",
+    stderr: options.stderr ?? "relay",
     signal: options.signal,
   });
   stack.use(sandbox);

@@ -1,12 +1,17 @@
 /**
  * What a sandbox sees of the system: programs and libraries, read-only, and from /etc only what
- * programs need to run, never its secrets. /etc is not bound whole because a sandbox started by
- * root keeps uid 0 (mapped into its user namespace): with every capability dropped it still owns
- * root's files, so /etc/shadow, /etc/ssh host keys and /etc/ssl/private must stay out of sight.
+ * programs need to run, never its secrets (/etc/shadow, /etc/ssh host keys, /etc/ssl/private).
  */
 export interface SystemView {
   /** bubblewrap's absolute path. */
   readonly bwrap: string;
+  /**
+   * Link runs as root: bubblewrap makes no user namespace (it would map uid 0 to root), and the
+   * program runs as the sandbox's own unprivileged uid, dropped to by util-linux's setpriv inside.
+   */
+  readonly root?: boolean;
+  /** setpriv's absolute path, when Link runs as root. */
+  readonly setpriv?: string;
   /** Top folders beside /usr (/bin, /lib64, ...): a symlink into /usr on merged systems, else a folder. */
   readonly top: readonly TopEntry[];
   /** Secret system paths that exist here, hidden again whenever a grant covers them. */

@@ -1,7 +1,9 @@
-// Started by a test and then killed: runs a sandbox whose program would sleep for ever, its stdout
-// the test's pipe, so the test sees the pipe close only if the sandbox dies with its parent.
+// Started by a test and then killed: runs a sandbox whose program and a daemon of its own would
+// sleep for ever holding the FIFO $HOME/out, so the test sees it close only if the sandbox dies
+// with its parent.
 import { LinkPaths } from "../../core/base/mod.ts";
 import { parseSandboxSpec, planSandbox, resolveSandboxInput, runSandboxed } from "../../sandbox/mod.ts";
+import { TEST_IDENTITY } from "./_support.ts";
 
 const home = Deno.args[0]!;
 const plan = planSandbox(
@@ -9,7 +11,8 @@ const plan = planSandbox(
     spec: parseSandboxSpec("", "sandbox.toml"),
     paths: new LinkPaths(home),
     harnessHome: `${home}/harness`,
-    command: ["/bin/sh", "-c", "(setsid sleep 1000 &); echo ready; exec sleep 1000"],
+    identity: TEST_IDENTITY,
+    command: ["/bin/sh", "-c", 'exec >"$HOME/out"; (setsid sleep 1000 &); echo ready; exec sleep 1000'],
   }),
 );
 await using sandbox = await runSandboxed(plan, { stdin: "null" });

@@ -13,6 +13,9 @@ import {
   type RelayRule,
   resolveSandboxInput,
   runSandboxed,
+  runsAsRoot,
+  SANDBOX_UIDS,
+  type SandboxIdentity,
   type SandboxPlan,
 } from "../../sandbox/mod.ts";
 
@@ -56,6 +59,11 @@ async function bwrapProblem(): Promise<string | undefined> {
 export function sandboxTest(name: string, fn: () => Promise<void>): void {
   Deno.test({ name, ignore: NO_BWRAP !== undefined, fn });
 }
+
+/** The uid a fixture's sandbox runs as when the tests run as root: one of Link's range (SBX-1). */
+export const TEST_IDENTITY: SandboxIdentity | undefined = runsAsRoot()
+  ? { uid: SANDBOX_UIDS.first + 0x8000, gid: SANDBOX_UIDS.first + 0x8000 }
+  : undefined;
 
 export const AGENT_ID = "abc123def";
 export const OTHER_ID = "zzz999zzz";
@@ -133,11 +141,14 @@ r() { cat "$1" 2>/dev/null || echo "denied $1"; }
 /** Makes the fixture, in `home` (an empty folder) when given; dispose removes it. */
 export async function agentFixture(options: { home?: string } = {}): Promise<AgentFixture> {
   const home = await Deno.realPath(options.home ?? await Deno.makeTempDir({ prefix: "lnk-sbx-" }));
+  // Readable by every user, so what keeps the sandbox out is the sandbox, never the file's mode (a
+  // root-run sandbox is a uid of its own, TEST_IDENTITY).
+  await Deno.chmod(home, 0o755);
   const paths = new LinkPaths(home);
   for (const [rel, text] of Object.entries(FILES)) {
     const path = join(home, rel);
-    await Deno.mkdir(join(path, ".."), { recursive: true });
-    await Deno.writeTextFile(path, text, { mode: 0o600 });
+    await Deno.mkdir(join(path, ".."), { recursive: true, mode: 0o755 });
+    await Deno.writeTextFile(path, text, { mode: 0o644 });
   }
   const root = paths.agentFolder("main");
   const agentHome = join(root, "Home");
@@ -165,6 +176,7 @@ export async function agentFixture(options: { home?: string } = {}): Promise<Age
         teams: options.teams,
         relays: options.relays,
         launcher: RELAY_LAUNCHER,
+        identity: TEST_IDENTITY,
         tmpSize: options.tmpSize,
         shmSize: options.shmSize,
       }),

@@ -39,12 +39,12 @@ attackTwice(
 );
 
 attackTwice(
-  "touch 1.5 GiB of memory under [limits] memory = 1GiB; 256 MiB still works",
+  "touch 3 GiB of memory under [limits] memory = 2GiB; 256 MiB still works",
   `perl -e '$x = "a" x (256 << 20); print "touched 256 MiB\\n"'
-  perl -e '$x = "a" x (1536 << 20); print "touched 1.5 GiB\\n"' 2>/dev/null || echo stopped`,
+  perl -e '$x = "a" x (3072 << 20); print "touched 3 GiB\\n"' 2>/dev/null || echo stopped`,
   "touched 256 MiB\nstopped\n",
   async () => {},
-  { needs: NO_PERL, run: { spec: '[limits]\nmemory = "1GiB"\n' } },
+  { needs: NO_PERL, run: { spec: '[limits]\nmemory = "2GiB"\n' } },
 );
 
 attackTwice(
@@ -90,15 +90,21 @@ Deno.test({
 }, async () => {
   const home = await Deno.makeTempDir({ prefix: "lnk-orphan-" });
   try {
+    // As the process suite's orphan test: the sandbox says it is ready on a FIFO in its home.
+    await Deno.mkdir(`${home}/harness`, { mode: 0o700 });
+    const fifoMade = await new Deno.Command("mkfifo", { args: ["-m", "0600", `${home}/harness/out`] })
+      .output();
+    assert.ok(fifoMade.success);
     const entry = fileURLToPath(new URL("./_orphan_entry.ts", import.meta.url));
     const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
     const parent = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--cached-only", "--config", config, entry, home],
       stdin: "null",
-      stdout: "piped",
+      stdout: "null",
       stderr: "inherit",
     }).spawn();
-    const reader = parent.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const fifo = await Deno.open(`${home}/harness/out`, { read: true });
+    const reader = fifo.readable.pipeThrough(new TextDecoderStream()).getReader();
     assert.equal((await reader.read()).value, "ready\n");
     const left = async () => {
       const found: string[] = [];

@@ -14,7 +14,7 @@ Deno.test("holdLimits() with no cgroup to make and no user manager holds all by 
   await using held = await holdLimits(LIMITS, ENV, { places: [], scope: null });
   const set = held.held.processes.set!;
   assert.deepEqual(held.held, {
-    processes: { value: 100, by: "rlimit", set },
+    processes: { value: 100, by: "rlimit", set, uid: Deno.uid() },
     memory: { value: 2 ** 31, by: "rlimit" },
     fileSize: { value: 2 ** 30, by: "rlimit" },
   });

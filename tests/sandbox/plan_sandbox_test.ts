@@ -30,7 +30,7 @@ function input(specText: string, more: Partial<SandboxInput> = {}): SandboxInput
 }
 
 Deno.test("planSandbox() makes every namespace, drops every capability and shows the system read-only (SBX-1, SBX-7)", () => {
-  const plan = planSandbox(input("", { env: { CHOSEN: "1" } }));
+  const plan = planSandbox(input("", { env: { CHOSEN: "1" }, launcher: ["lnk", "sandbox", "relay"] }));
   const etc = plan.argv.filter((a, i) => plan.argv[i - 1] === "--ro-bind-try" && a.startsWith("/etc/"));
   assert.ok(!etc.some((p) => /shadow|ssh\/ssh_host|ssl\/private|sudoers/.test(p)));
   const withoutEtc: string[] = [];
@@ -59,10 +59,10 @@ Deno.test("planSandbox() makes every namespace, drops every capability and shows
     ],
     ...["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--ro-bind", "/lib64", "/lib64"],
     ...["--proc", "/proc", "--dev", "/dev", "--size", String(256 * 1024 * 1024), "--tmpfs", "/tmp"],
-    ...["--size", String(64 * 1024 * 1024), "--tmpfs", "/dev/shm"],
+    ...["--ro-bind", "/proc/sys", "/proc/sys", "--size", String(64 * 1024 * 1024), "--tmpfs", "/dev/shm"],
     ...["--bind", "/home/me/.lnk/agents/abc123/harness", "/home/me/.lnk/agents/abc123/harness"],
     ...["--remount-ro", "/dev", "--remount-ro", "/"],
-    ...["--chdir", "/home/me/.lnk/agents/abc123/harness", "--", "/bin/true"],
+    ...["--chdir", "/home/me/.lnk/agents/abc123/harness", "--", "lnk", "sandbox", "relay", "--", "/bin/true"],
   ]);
   assert.deepEqual(plan.env, {
     PATH: "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin",

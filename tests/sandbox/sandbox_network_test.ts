@@ -51,7 +51,7 @@ sandboxTest(
       relays: [{ kind: "unix-to-tcp", socket, port: 18789 }],
     });
     const { runSandboxed } = await import("../../sandbox/mod.ts");
-    await using sandbox = await runSandboxed(plan, { stdin: "null", stdout: "piped", stderr: "inherit" });
+    await using sandbox = await runSandboxed(plan, { stdin: "null", stdout: "piped", stderr: "log" });
     const lines = sandbox.child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     assert.equal((await lines.read()).value, "listening\n");
     const conn = await Deno.connect({ transport: "unix", path: socket });
@@ -91,11 +91,12 @@ sandboxTest("runSandboxed() passes no inherited descriptor, to the program or it
       stderr: "piped",
     }).output();
     const text = new TextDecoder().decode(out.stdout);
-    // The program holds stdin, stdout and stderr; bubblewrap's pid 1 those and its own eventfd.
+    // The program holds stdin, stdout and stderr (pipes: nothing of the caller's); bubblewrap's pid 1
+    // those and its own eventfd.
     assert.deepEqual({ code: out.code, text }, {
       code: 0,
       text:
-        "outside-has-7=yes\n0 /dev/null\n1 pipe:\n2 pipe:\n---\n0 /dev/null\n1 pipe:\n2 pipe:\n4 anon_inode:[eventfd]\n",
+        "outside-has-7=yes\n0 pipe:\n1 pipe:\n2 pipe:\n---\n0 pipe:\n1 pipe:\n2 pipe:\n4 anon_inode:[eventfd]\n",
     });
   } finally {
     await Deno.remove(home, { recursive: true });
@@ -110,7 +111,7 @@ sandboxTest("runSandboxed() stop() sends the program SIGTERM inside and returns 
     "-c",
     "trap 'echo term; exit 3' TERM; echo ready; sleep 1000 & wait",
   ]);
-  const sandbox = await runSandboxed(plan, { stdin: "null", stdout: "piped", stderr: "inherit" });
+  const sandbox = await runSandboxed(plan, { stdin: "null", stdout: "piped", stderr: "log" });
   const lines = sandbox.child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   assert.equal((await lines.read()).value, "ready\n");
   const status = await sandbox.stop();

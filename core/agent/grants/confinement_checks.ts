@@ -118,7 +118,7 @@ function judgeLimit(
   }
   if (which === "processes") {
     // The kernel lets uid 0 of this machine start processes past RLIMIT_NPROC.
-    if (observed.uid === 0) {
+    if (limit.uid === 0) {
       return { result: "not held: an rlimit does not bind uid 0", ok: false };
     }
     return { result: `${at} beyond its user's other tasks (rlimit)`, ok: true };

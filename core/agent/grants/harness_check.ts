@@ -5,6 +5,7 @@ import type { AgentSettings } from "../settings.ts";
 import { CheckSetup } from "./check_setup.ts";
 import { planFileChecks, toolsChatsCheck } from "./file_checks.ts";
 import { planConfinementChecks } from "./confinement_checks.ts";
+import { planProcessChecks } from "./process_checks.ts";
 import type { HarnessPolicy } from "./harness_policy.ts";
 import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
 import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
@@ -60,6 +61,7 @@ export async function harnessCheck(
     await using sandbox = await start("harness");
     policy = sandbox.policy;
     rows = await runChecks(sandbox, [
+      ...planProcessChecks(policy, Deno.uid() ?? 0),
       ...await planFileChecks(setup, ctx.paths, policy, others),
       ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
       ...await planConfinementChecks(setup, policy, sandbox.process),

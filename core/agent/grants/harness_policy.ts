@@ -7,6 +7,7 @@ import {
   type GrantFlags,
   parseSandboxSpec,
   type SandboxAgent,
+  type SandboxIdentity,
   type SandboxInput,
   type SandboxSpec,
   type SpecSource,
@@ -17,6 +18,7 @@ import { listAgents } from "../agents.ts";
 import type { AgentContext } from "../context.ts";
 import { type AgentLayout, layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
+import { sandboxIdentity } from "../sandbox_uid.ts";
 import { type HarnessLayer, loadHarnessLayer } from "./harness_layer.ts";
 
 /** What an agent's harness runs with: both grant layers, its folders and its own home. */
@@ -42,6 +44,8 @@ export interface HarnessPolicy {
   readonly harnessHome: string;
   /** Other agents' Homes kept outside ~/Link (picked with --files): hidden like the rest of theirs. */
   readonly hide: readonly string[];
+  /** As root: the agent's own unprivileged uid its sandboxes run as (SBX-1). */
+  readonly identity?: SandboxIdentity;
 }
 
 /** One agent's home of its harness (GRT-12): `~/.lnk/agents/<id>/harnesses/<harness>`. */
@@ -54,7 +58,7 @@ export function policySandboxFields(
   policy: HarnessPolicy,
 ): Pick<
   SandboxInput,
-  "agent" | "folders" | "harnessWritesChats" | "harnessWritesNotes" | "harnessHome" | "hide"
+  "agent" | "folders" | "harnessWritesChats" | "harnessWritesNotes" | "harnessHome" | "hide" | "identity"
 > {
   return {
     agent: policy.sandboxAgent,
@@ -63,6 +67,7 @@ export function policySandboxFields(
     harnessWritesNotes: policy.harnessWritesNotes,
     harnessHome: policy.harnessHome,
     hide: policy.hide,
+    identity: policy.identity,
   };
 }
 
@@ -93,6 +98,7 @@ export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Pr
     sandboxAgent: { id: agent.id, name: agent.name, home: layout.home, agentDir: layout.agent },
     harnessHome: harnessHomeOf(paths, agent),
     hide: await otherHomes(ctx, agent),
+    identity: await sandboxIdentity(paths, agent.id),
   };
 }
 

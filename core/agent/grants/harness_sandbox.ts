@@ -13,6 +13,8 @@ import {
   type RunSandboxedOptions,
   type SandboxPlan,
   type SandboxProcess,
+  type SandboxStdin,
+  type SandboxStdout,
   startSandboxProxy,
   wantsProxy,
 } from "../../../sandbox/mod.ts";
@@ -22,16 +24,14 @@ import type { AgentSettings } from "../settings.ts";
 import { type HarnessPolicy, harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 import { type ModelWiring, modelWiring } from "./model_keys.ts";
 
-type Stdio = "inherit" | "piped" | "null";
-
 /** How a sandbox like the harness's is started, and what of this machine it reaches in tests. */
 export interface HarnessSandboxOptions {
   readonly command: readonly string[];
   /** Variables the caller chose to pass (TERM, LANG); nothing else of its environment goes in. */
   readonly env?: Readonly<Record<string, string>>;
-  readonly stdin?: Stdio;
-  readonly stdout?: Stdio;
-  readonly stderr?: Stdio;
+  readonly stdin?: SandboxStdin;
+  readonly stdout?: SandboxStdout;
+  readonly stderr?: SandboxStdout;
   readonly signal?: AbortSignal;
   /** The relay role's command line inside; `lnk sandbox relay` unless told. */
   readonly launcher?: readonly string[];
@@ -126,6 +126,7 @@ export async function startHarnessSandbox(
       stderr: options.stderr,
       signal: options.signal,
       limits: options.limits,
+      agent: agent.id,
     }),
   );
   const owned = stack.move();

@@ -27,6 +27,11 @@ export const Probe = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("setid"), path: z.string() }),
   /** Makes a character device and a block device. */
   z.strictObject({ kind: z.literal("mknod"), char: z.string(), block: z.string() }),
+  /**
+   * What the probe is: its uid and gid, its capability sets, what its descriptors 0, 1 and 2 are,
+   * whether /proc/sys opens for writing, and whether pid 1 and its parent can be ptraced.
+   */
+  z.strictObject({ kind: z.literal("self") }),
 ]);
 export type Probe = z.infer<typeof Probe>;
 
@@ -43,6 +48,8 @@ export const ProbeAnswer = z.strictObject({
   hashes: z.record(z.string(), z.string()).optional(),
   /** What a limits probe read, by name. */
   values: z.record(z.string(), z.string()).optional(),
+  /** What a "self" probe found, by name. */
+  facts: z.record(z.string(), z.string()).optional(),
 });
 export type ProbeAnswer = z.infer<typeof ProbeAnswer>;
 

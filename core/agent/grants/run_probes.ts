@@ -1,6 +1,7 @@
 import { type Clock, sha256Hex, SYSTEM_CLOCK } from "../../base/mod.ts";
 import type { Probe, ProbeAnswer } from "./probe_protocol.ts";
 import { limitsProbe, mknodProbe, setidProbe } from "./confinement_probes.ts";
+import { selfFacts } from "./self_facts.ts";
 
 /** How probes run inside the sandbox. */
 export interface RunProbesOptions {
@@ -71,6 +72,8 @@ async function runProbe(probe: Probe, options: RunProbesOptions): Promise<ProbeA
       return await setidProbe(probe.path);
     case "mknod":
       return mknodProbe(probe.char, probe.block);
+    case "self":
+      return { done: true, detail: "read", facts: await selfFacts() };
   }
 }
 

@@ -76,7 +76,8 @@ export async function launchSandboxedHarness(
     await runSandboxed(plan, {
       stdin: "piped",
       stdout: "piped",
-      stderr: "inherit",
+      stderr: "log",
+      agent: planned.agent.id,
       signal,
       ownSession: true,
     }),
@@ -89,7 +90,7 @@ export async function launchSandboxedHarness(
     more: { ...planned.input, model: route?.model, proxy: proxy && { url: proxy.root } },
   });
   await writeAndClose(sandbox.child.stdin, line);
-  await readSandboxReady(sandbox.child.stdout, sandbox.status);
+  await readSandboxReady(sandbox.child.stdout, sandbox.status, planned.agent.id);
   const owned = stack.move();
   let stopping: Promise<void> | undefined;
   const stop = () => stopping ??= sandbox.stop().then(() => owned.disposeAsync());

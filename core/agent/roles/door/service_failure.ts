@@ -8,6 +8,8 @@ const LogEntry = z.looseObject({
   msg: z.string(),
   hint: z.string().optional(),
   agent: z.string().optional(),
+  /** "sandbox": a line a sandboxed program wrote, which Link logged as its; never Link's reason. */
+  from: z.string().optional(),
 });
 
 /**
@@ -36,6 +38,7 @@ export function firstLoggedError(text: string, sinceMs: number, agentId?: string
     }
     const entry = LogEntry.safeParse(parsed);
     if (!entry.success || entry.data.level !== "error" || Date.parse(entry.data.time) < sinceMs) continue;
+    if (entry.data.from === "sandbox") continue;
     if (agentId !== undefined && entry.data.agent !== undefined && entry.data.agent !== agentId) continue;
     return { message: entry.data.msg, hint: entry.data.hint };
   }

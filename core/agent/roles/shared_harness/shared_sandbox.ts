@@ -10,6 +10,7 @@ import {
 } from "../../../../sandbox/mod.ts";
 import { HOST_EVENT_PREFIX, type HostEvent, type HostJoin } from "../../../harness/serve/host_protocol.ts";
 import type { AgentContext } from "../../context.ts";
+import { sandboxIdentity, sharedHolder } from "../../sandbox_uid.ts";
 import { type HarnessPolicy, policySandboxFields } from "../../grants/mod.ts";
 
 const log = logger("harness");
@@ -71,12 +72,15 @@ export async function startSharedSandbox(
     netDir: netOf(lead),
     command: roleArgv(["harness", "host"]),
     hide,
+    // One sandbox, so one uid: the owner's shared harness's own, given every member's folders.
+    identity: await sandboxIdentity(ctx.paths, sharedHolder(owner)),
     also: rest.map((p) => ({ spec: p.spec, source: p.source, agent: p.sandboxAgent, netDir: netOf(p) })),
   });
   const sandbox = await runSandboxed(planSandbox(input), {
     stdin: "piped",
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "log",
+    members: policies.map((p) => p.agent.id),
     ownSession: true,
   });
   const all = [input.agent!, ...(input.also ?? []).map((a) => a.agent)];

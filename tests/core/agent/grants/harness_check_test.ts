@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bindKey, grants, updateSettings } from "../../../../core/agent/mod.ts";
+import { runsAsRoot, SANDBOX_UIDS } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent, NO_NETWORK, RELAY_LAUNCHER, sandboxTest } from "./_support.ts";
 import { cgroupPlaces } from "../../../../sandbox/cgroups.ts";
@@ -59,7 +60,14 @@ sandboxTest(
     await Deno.mkdir(join(home.path, ".ssh"));
     await Deno.writeTextFile(join(home.path, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
     const check = await grants.harnessCheck(contextOf(home), agent, OPTIONS);
+    // As root, the first agent's sandbox is the first uid of Link's range; as a person, the person.
+    const who = runsAsRoot() ? `uid ${SANDBOX_UIDS.first} (its own)` : `uid ${Deno.uid()} (yours)`;
     assert.deepEqual(rowsOf(check), [
+      ["not host uid 0", who, who, true],
+      ["capabilities", "none, no new privileges", "none, no new privileges", true],
+      ["/proc/sys (kernel settings)", "read-only", "read-only", true],
+      ["descriptors 0, 1, 2", "Link's pipes or /dev/null", "Link's pipes or /dev/null", true],
+      ["pid 1 and Link's launcher (ptrace)", "refused", "refused", true],
       ["its own home", "writable", "writable", true],
       ["your home (~)", "hidden", "hidden", true],
       ["~/.lnk (settings, keys, harness grants)", "hidden", "hidden", true],
@@ -222,6 +230,11 @@ sandboxTest(
     });
     const failed = check.rows.filter((r) => !r.ok).map((r) => r.check);
     assert.deepEqual(failed.filter((c) => !/your network/.test(c)), [
+      "not host uid 0",
+      "capabilities",
+      "/proc/sys (kernel settings)",
+      "descriptors 0, 1, 2",
+      "pid 1 and Link's launcher (ptrace)",
       "its own home",
       "memory/ (its notes, written by Link Harness)",
       'Home ([files] ".")',
@@ -267,7 +280,7 @@ sandboxTest(
 );
 
 sandboxTest(
-  "harnessCheck() where no cgroup can be made says the rlimits hold, and that uid 0 is not bound by RLIMIT_NPROC",
+  "harnessCheck() where no cgroup can be made says the rlimits hold: processes beyond its uid's own, memory a process",
   async () => {
     await using home = await tempHome();
     const agent = await newAgent(home);
@@ -276,15 +289,12 @@ sandboxTest(
       limits: { places: [], scope: null },
     });
     const limits = check.rows.filter((r) => r.check.includes("[limits]"));
-    // Run by root, the sandbox is uid 0 of this machine, which the kernel lets past RLIMIT_NPROC.
-    const root = Deno.uid() === 0;
+    // Run by root too: the sandbox is a uid of its own, never 0, which RLIMIT_NPROC would not bind.
     assert.deepEqual(limits.map((r) => [r.check, r.result, r.ok]), [
       [
         "processes, all its tasks together ([limits] processes)",
-        root
-          ? "not held: an rlimit does not bind uid 0"
-          : "at most 1024 beyond its user's other tasks (rlimit)",
-        !root,
+        "at most 1024 beyond its user's other tasks (rlimit)",
+        true,
       ],
       ["memory, all its processes together ([limits] memory)", "at most 4 GiB a process (rlimit)", true],
       ["the size of one file ([limits] file_size)", "at most 4 GiB (rlimit)", true],
