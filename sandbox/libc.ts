@@ -10,6 +10,8 @@ export interface Libc {
   open: (path: Uint8Array<ArrayBuffer>, flags: number) => number;
   openat: (dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => number;
   close: (fd: number) => number;
+  /** GNU C library 2.33 and later. */
+  mknodat?: (dirfd: number, path: Uint8Array<ArrayBuffer>, mode: number, dev: bigint) => number;
   /** open_tree(2), by number (428 on every architecture). */
   open_tree: (nr: bigint, dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => bigint;
   /** move_mount(2) (429). */
@@ -50,6 +52,7 @@ const SYMBOLS = {
   open: { parameters: ["buffer", "i32"], result: "i32" },
   openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  mknodat: { parameters: ["i32", "buffer", "u32", "u64"], result: "i32", optional: true },
   open_tree: { name: "syscall", parameters: ["i64", "i32", "buffer", "u32"], result: "i64" },
   move_mount: {
     name: "syscall",

@@ -1,7 +1,7 @@
 /**
  * The sandbox: an agent's grants (its sandbox file) and running programs under them in
  * bubblewrap, with their own user, PID, IPC, UTS and network namespaces, crossed only by relays
- * over unix sockets.
+ * over unix sockets, under a system call filter and within limits of processes, memory and file size.
  * @module
  */
 /** The sandbox file's schema, its reader and the defaults a new agent gets. */
@@ -32,6 +32,14 @@ export {
   type SandboxStdin,
   type SandboxStdout,
 } from "./run_sandboxed.ts";
+/** A sandbox's [limits]: sizes as written and read. */
+export { formatSize, Limits } from "./limits_spec.ts";
+/** How each limit of a running sandbox holds: a cgroup, a user's systemd scope, or an rlimit. */
+export { type HeldLimit, type HeldLimits, type LimitHolder } from "./hold_limits.ts";
+/** The cgroup bounds the kernel holds a running sandbox to, whoever set them. */
+export { type ObservedLimits, observeLimits } from "./observe_limits.ts";
+/** Tries to make a device node, as `lnk agent harness check` does from inside to see it refused. */
+export { makeNode } from "./make_node.ts";
 /** A grant the sandbox cannot enforce, refused naming its file and line. */
 export { specRefusal, type SpecSource } from "./spec_refusal.ts";
 /** Relays across the sandbox's edge: TCP inside to unix sockets, and back. */

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LinkError, type LinkPaths, roleArgv } from "../core/base/mod.ts";
 import type { SandboxSpec } from "./sandbox_spec.ts";
+import type { Limits } from "./limits_spec.ts";
 import { specRefusal, type SpecSource } from "./spec_refusal.ts";
 import { isWithin, LAYER, MountList } from "./mount_list.ts";
 import { ETC_ENTRIES, type SystemView } from "./system_view.ts";
@@ -98,6 +99,8 @@ export interface SandboxPlan {
   readonly idmapped: readonly string[];
   /** What each start checks and opens by descriptor (runSandboxed swaps `argv`'s mounts for it). */
   readonly view: SandboxView;
+  /** What everything inside may use together ([limits]), put in place by runSandboxed. */
+  readonly limits: Limits;
 }
 
 const MIB = 1024 * 1024;
@@ -187,6 +190,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
         .flatMap((s) => s.protected.writable.map((p) => real(expandHome(p, input.paths.home)))),
       records: join(input.paths.run, "placeholders"),
     },
+    limits: input.spec.limits,
   };
 }
 

@@ -2,9 +2,11 @@ import { type Clock, SYSTEM_CLOCK } from "../core/base/mod.ts";
 import type { SandboxPlan } from "./plan_sandbox.ts";
 import { closeInheritedFds } from "./inherited_fds.ts";
 import { IdmappedMounts } from "./idmapped_mounts.ts";
-import { type OpenedView, openView } from "./open_view.ts";
-import { PassedFds } from "./passed_fds.ts";
+import { openView } from "./open_view.ts";
 import { type OutputFields, ProgramOutput } from "./program_output.ts";
+import { PassedFds } from "./passed_fds.ts";
+import { withSeccomp } from "./seccomp_filter.ts";
+import { type HeldLimits, holdLimits, type HoldLimitsOptions } from "./hold_limits.ts";
 
 /**
  * A sandboxed program's standard streams are never the caller's own descriptors (a directory on
@@ -41,6 +43,8 @@ export interface RunSandboxedOptions {
   /** How long stop() waits after SIGTERM before killing; 5 s unless told. */
   graceMs?: number;
   clock?: Clock;
+  /** Where its limits are held instead of this machine's cgroups and user manager (tests). */
+  limits?: HoldLimitsOptions;
 }
 
 /** A running sandbox. */
@@ -48,7 +52,10 @@ export interface SandboxProcess extends AsyncDisposable {
   /** bubblewrap's process; its pipes are the program's when asked for. */
   readonly child: Deno.ChildProcess;
   readonly pid: number;
+  /** Settles once the sandbox has ended and its cgroups are gone. */
   readonly status: Promise<Deno.CommandStatus>;
+  /** How each of its limits holds. */
+  readonly limits: HeldLimits;
   /**
    * Sends the program inside `signal` (SIGTERM unless told), waits up to the grace time, then
    * kills bubblewrap, which takes everything inside with it (--die-with-parent, its PID namespace).
@@ -58,44 +65,46 @@ export interface SandboxProcess extends AsyncDisposable {
 
 /**
  * Starts bubblewrap from a clean environment holding only the plan's variables, with no
- * descriptor but stdin, stdout and stderr and the mounts' own, after making the plan's mount points
- * (openView: each mount opened by descriptor, protected places kept, stand-ins removed at the end;
- * as root, the agent's folders and grants staged as idmapped copies, unmounted at the end).
+ * descriptor but stdin, stdout and stderr, the mounts' own and the system call filter it reads at its
+ * start (which holds for everything inside), after making the plan's mount points (openView: each
+ * mount opened by descriptor, protected places kept, stand-ins removed at the end; as root, the
+ * agent's folders and grants staged as idmapped copies, unmounted at the end), in the cgroups and
+ * under the rlimits of its [limits] from its first instruction.
  */
 export async function runSandboxed(
   plan: SandboxPlan,
   options: RunSandboxedOptions = {},
 ): Promise<SandboxProcess> {
+  await using stack = new AsyncDisposableStack();
   // As root, the program's folders are shown through idmapped copies: their user namespace first.
-  const idmapped = plan.owner ? await IdmappedMounts.open(plan.owner) : undefined;
+  const idmapped = plan.owner ? stack.use(await IdmappedMounts.open(plan.owner)) : undefined;
+  const limits = stack.use(
+    await holdLimits(plan.limits, plan.env, { uid: plan.owner?.uid, ...options.limits }),
+  );
   const stdin = options.stdin ?? "null";
   const stdout = options.stdout ?? "null";
   const stderr = options.stderr ?? "log";
   const pipe = (mode: SandboxStdin | SandboxStdout) => mode === "null" ? "null" : "piped";
   closeInheritedFds();
-  // Made, opened by descriptor and passed to bubblewrap in one synchronous stretch (openView).
-  const fds = new PassedFds();
-  let view: OpenedView | undefined;
   let child: Deno.ChildProcess;
-  try {
-    view = openView(plan, fds, idmapped);
-    const [program, ...args] = options.ownSession ? [SETSID, ...view.argv] : view.argv;
+  {
+    // Made, opened by descriptor and passed to bubblewrap in one synchronous stretch (openView),
+    // with the filter's descriptor: each reaches bubblewrap alone, closed here at once after.
+    using fds = new PassedFds();
+    const view = openView(plan, fds, idmapped);
+    stack.defer(() => view.release());
+    const argv = [...limits.prefix, ...withSeccomp(view.argv, fds)];
+    const [program, ...args] = options.ownSession ? [SETSID, ...argv] : argv;
     child = new Deno.Command(program!, {
       args,
       clearEnv: true,
-      env: { ...plan.env },
+      env: { ...limits.env, ...plan.env },
       stdin: pipe(stdin),
       stdout: pipe(stdout),
       stderr: pipe(stderr),
     }).spawn();
-  } catch (err) {
-    view?.release();
-    idmapped?.[Symbol.dispose]();
-    throw err;
-  } finally {
-    fds[Symbol.dispose]();
   }
-  const opened = view;
+  const held = stack.move();
   const copies = [
     stdin === "relay" ? relayIn(child, child.status) : undefined,
     stdout === "null" ? undefined : passOut(
@@ -113,8 +122,8 @@ export async function runSandboxed(
   ];
   // A relayed stream is all written out before the caller hears the program ended.
   const status = child.status.then(async (s) => {
-    opened.release();
-    idmapped?.[Symbol.dispose]();
+    // The idmapped stage unmounted, the cgroups removed.
+    await held.disposeAsync();
     await Promise.all(copies);
     return s;
   });
@@ -132,6 +141,7 @@ export async function runSandboxed(
     child,
     pid: child.pid,
     status,
+    limits: limits.held,
     stop,
     async [Symbol.asyncDispose]() {
       await stop();

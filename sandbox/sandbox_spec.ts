@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { validateToml } from "../core/base/mod.ts";
+import { Limits } from "./limits_spec.ts";
 
 const Access = z.enum(["none", "read", "write"]);
 /** One folder name the agent sees: "." (all of Home) or a single name, never nested (LAY-6). */
@@ -69,6 +70,8 @@ export const SandboxSpec = z.strictObject({
   protected: z.strictObject({ writable: z.array(MachinePath).default([]) }).prefault({}),
   /** Who may message the agent besides its owner (ACS-2). */
   access: z.strictObject({ message: z.array(z.string()).default([]) }).prefault({}),
+  /** What the sandbox may use: processes, memory, the size of one file. */
+  limits: Limits.prefault({}),
 });
 export type SandboxSpec = z.infer<typeof SandboxSpec>;
 
@@ -129,4 +132,14 @@ ports = []
 # (\`lnk agent allow --write-protected ~/src/app/.vscode\`).
 [protected]
 writable = []
+
+# What everything the agent runs may use together: processes (threads count),
+# memory (a program going past it is stopped), and the size of any one file it
+# writes. Sizes are written like "4GiB" or "512MiB". \`lnk agent harness check\`
+# says how each holds here: a cgroup, or per-process limits where Link cannot
+# make one.
+[limits]
+processes = 1024
+memory = "4GiB"
+file_size = "4GiB"
 `;

@@ -138,9 +138,9 @@ export const PRELUDE = `w() { ( echo x >> "$1" ) 2>/dev/null && echo "wrote $1" 
 r() { cat "$1" 2>/dev/null || echo "denied $1"; }
 `;
 
-/** Makes the fixture; dispose removes it. */
-export async function agentFixture(): Promise<AgentFixture> {
-  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "lnk-sbx-" }));
+/** Makes the fixture, in `home` (an empty folder) when given; dispose removes it. */
+export async function agentFixture(options: { home?: string } = {}): Promise<AgentFixture> {
+  const home = await Deno.realPath(options.home ?? await Deno.makeTempDir({ prefix: "lnk-sbx-" }));
   // Readable by every user, so what keeps the sandbox out is the sandbox, never the file's mode (a
   // root-run sandbox is a uid of its own, TEST_IDENTITY).
   await Deno.chmod(home, 0o755);

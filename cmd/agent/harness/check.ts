@@ -12,7 +12,8 @@ export const check: Command = {
     "Starts a sandbox built as the harness's is, with a proxy of its own, and tries from inside: the\n" +
     "internet through the proxy; your home, ~/.lnk, ~/.config, Config/ and other agents' folders; Home\n" +
     "per [files]; this machine's other ports, your network, the network as it is, display and browser\n" +
-    'sockets; the model key. With `[network] mode = "host"` it lists the gaps that opens. It prints a\n' +
+    "sockets; the model key; setuid bits and device nodes (refused); and how each of [limits] holds\n" +
+    '(a cgroup, or rlimits). With `[network] mode = "host"` it lists the gaps that opens. It prints a\n' +
     "table and exits 1 if any check fails; --json prints the rows. The running agent is not touched.",
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);

@@ -4,6 +4,7 @@ import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
 import { CheckSetup } from "./check_setup.ts";
 import { planFileChecks, toolsChatsCheck } from "./file_checks.ts";
+import { planConfinementChecks } from "./confinement_checks.ts";
 import { planProcessChecks } from "./process_checks.ts";
 import type { HarnessPolicy } from "./harness_policy.ts";
 import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
@@ -63,6 +64,7 @@ export async function harnessCheck(
       ...planProcessChecks(policy, Deno.uid() ?? 0),
       ...await planFileChecks(setup, ctx.paths, policy, others),
       ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
+      ...await planConfinementChecks(setup, policy, sandbox.process),
     ]);
   }
   // Link Harness writes chats/ itself; its tools and run's commands, in their own sandboxes, never do.

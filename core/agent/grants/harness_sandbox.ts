@@ -10,6 +10,7 @@ import {
   requireUserNamespaces,
   resolveSandboxInput,
   runSandboxed,
+  type RunSandboxedOptions,
   type SandboxPlan,
   type SandboxProcess,
   type SandboxStdin,
@@ -43,6 +44,8 @@ export interface HarnessSandboxOptions {
   readonly view?: "harness" | "tools";
   /** The local model servers probed to pick the model; Link's list unless told. */
   readonly modelCandidates?: readonly LocalServer[];
+  /** Where its limits are held instead of this machine's cgroups (tests). */
+  readonly limits?: RunSandboxedOptions["limits"];
 }
 
 /** A running sandbox like the harness's, with its own proxy and socket folder, removed at dispose. */
@@ -122,6 +125,7 @@ export async function startHarnessSandbox(
       stdout: options.stdout,
       stderr: options.stderr,
       signal: options.signal,
+      limits: options.limits,
       agent: agent.id,
     }),
   );

@@ -21,6 +21,12 @@ export const Probe = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("interfaces") }),
   /** The SHA-256 of every variable's value, by name. */
   z.strictObject({ kind: z.literal("env") }),
+  /** Its own rlimits (/proc/self/limits). */
+  z.strictObject({ kind: z.literal("limits") }),
+  /** Creates a file and sets its setuid, then its setgid bit (chmod). */
+  z.strictObject({ kind: z.literal("setid"), path: z.string() }),
+  /** Makes a character device and a block device. */
+  z.strictObject({ kind: z.literal("mknod"), char: z.string(), block: z.string() }),
   /**
    * What the probe is: its uid and gid, its capability sets, what its descriptors 0, 1 and 2 are,
    * whether /proc/sys opens for writing, and whether pid 1 and its parent can be ptraced.
@@ -40,6 +46,8 @@ export const ProbeAnswer = z.strictObject({
   refused: z.string().optional(),
   list: z.array(z.string()).optional(),
   hashes: z.record(z.string(), z.string()).optional(),
+  /** What a limits probe read, by name. */
+  values: z.record(z.string(), z.string()).optional(),
   /** What a "self" probe found, by name. */
   facts: z.record(z.string(), z.string()).optional(),
 });

@@ -1,5 +1,6 @@
 import { type Clock, sha256Hex, SYSTEM_CLOCK } from "../../base/mod.ts";
 import type { Probe, ProbeAnswer } from "./probe_protocol.ts";
+import { limitsProbe, mknodProbe, setidProbe } from "./confinement_probes.ts";
 import { selfFacts } from "./self_facts.ts";
 
 /** How probes run inside the sandbox. */
@@ -65,6 +66,12 @@ async function runProbe(probe: Probe, options: RunProbesOptions): Promise<ProbeA
       for (const [name, value] of Object.entries(options.env)) hashes[name] = await sha256Hex(value);
       return { done: true, detail: "read", hashes };
     }
+    case "limits":
+      return await limitsProbe();
+    case "setid":
+      return await setidProbe(probe.path);
+    case "mknod":
+      return mknodProbe(probe.char, probe.block);
     case "self":
       return { done: true, detail: "read", facts: await selfFacts() };
   }

@@ -4,10 +4,42 @@ import { bindKey, grants, updateSettings } from "../../../../core/agent/mod.ts";
 import { runsAsRoot, SANDBOX_UIDS } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent, NO_NETWORK, RELAY_LAUNCHER, sandboxTest } from "./_support.ts";
+import { cgroupPlaces } from "../../../../sandbox/cgroups.ts";
+import { lnkAsUser, NO_OTHER_USER, userHome } from "../../../sandbox/_other_user.ts";
 
 const OPTIONS = { launcher: RELAY_LAUNCHER, modelCandidates: [], proxy: NO_NETWORK };
 
 type Row = [check: string, expected: string, result: string, ok: boolean, gap?: true];
+
+/** What holds processes (pids) and memory here: the cgroup Link makes as root, else rlimits. */
+const PLACES = Deno.uid() === 0 ? await cgroupPlaces() : [];
+const heldBy = (controller: "pids" | "memory") =>
+  PLACES.some((p) => p.version === 2 && p.controllers.includes(controller))
+    ? "cgroup v2"
+    : PLACES.some((p) => p.controllers.includes(controller))
+    ? "cgroup v1"
+    : undefined;
+
+/** The confinement rows with the default [limits], as this machine holds them. */
+const CONFINEMENT: Row[] = [
+  ["setuid and setgid bits (chmod u+s, g+s)", "refused", "refused", true],
+  ["device nodes (mknod)", "refused", "refused (EPERM)", true],
+  [
+    "processes, all its tasks together ([limits] processes)",
+    "at most 1024",
+    heldBy("pids")
+      ? `at most 1024 (${heldBy("pids")})`
+      : "at most 1024 beyond its user's other tasks (rlimit)",
+    true,
+  ],
+  [
+    "memory, all its processes together ([limits] memory)",
+    "at most 4 GiB",
+    heldBy("memory") ? `at most 4 GiB (${heldBy("memory")})` : "at most 4 GiB a process (rlimit)",
+    true,
+  ],
+  ["the size of one file ([limits] file_size)", "at most 4 GiB", "at most 4 GiB (rlimit)", true],
+];
 
 /** The rows as tuples, those about your network left out: whether this machine has one varies. */
 function rowsOf(check: grants.HarnessCheck): Row[] {
@@ -65,6 +97,7 @@ sandboxTest(
       ["1.1.1.1:443, ignoring the proxy", "no route", "no route", true],
       ["browser, X11 and D-Bus sockets", "none reachable", "none reachable (7 tried)", true],
       ["model key (OPENROUTER_API_KEY)", "none set", "not set inside", true],
+      ...CONFINEMENT,
       ["chats/ (as its tools and run's commands see it)", "read-only", "read-only", true],
     ]);
     const lan = check.rows.filter((r) => /your network/.test(r.check));
@@ -213,6 +246,11 @@ sandboxTest(
       "the network as it is (interfaces)",
       "1.1.1.1:443, ignoring the proxy",
       "browser, X11 and D-Bus sockets",
+      // A probe cannot say a bit was set that is not: the file outside is looked at, and the answer must be a refusal.
+      "setuid and setgid bits (chmod u+s, g+s)",
+      ...(heldBy("pids") ? [] : ["processes, all its tasks together ([limits] processes)"]),
+      ...(heldBy("memory") ? [] : ["memory, all its processes together ([limits] memory)"]),
+      "the size of one file ([limits] file_size)",
       "chats/ (as its tools and run's commands see it)",
     ]);
     assert.equal(check.ok, false);
@@ -240,3 +278,50 @@ sandboxTest(
     });
   },
 );
+
+sandboxTest(
+  "harnessCheck() where no cgroup can be made says the rlimits hold: processes beyond its uid's own, memory a process",
+  async () => {
+    await using home = await tempHome();
+    const agent = await newAgent(home);
+    const check = await grants.harnessCheck(contextOf(home), agent, {
+      ...OPTIONS,
+      limits: { places: [], scope: null },
+    });
+    const limits = check.rows.filter((r) => r.check.includes("[limits]"));
+    // Run by root too: the sandbox is a uid of its own, never 0, which RLIMIT_NPROC would not bind.
+    assert.deepEqual(limits.map((r) => [r.check, r.result, r.ok]), [
+      [
+        "processes, all its tasks together ([limits] processes)",
+        "at most 1024 beyond its user's other tasks (rlimit)",
+        true,
+      ],
+      ["memory, all its processes together ([limits] memory)", "at most 4 GiB a process (rlimit)", true],
+      ["the size of one file ([limits] file_size)", "at most 4 GiB (rlimit)", true],
+    ]);
+  },
+);
+
+Deno.test({
+  name:
+    "lnk agent harness check run by an ordinary user says the rlimits hold its [limits], setuid and devices refused",
+  ignore: NO_OTHER_USER !== undefined,
+}, async () => {
+  await using home = await userHome();
+  const created = await lnkAsUser(home.path, ["agent", "create", "main"]);
+  assert.equal(created.code, 0, created.stderr);
+  const checked = await lnkAsUser(home.path, ["agent", "harness", "check", "--json"]);
+  const rows = JSON.parse(checked.stdout) as grants.CheckRow[];
+  const mine = rows.filter((r) => /\[limits\]|setuid|device/.test(r.check));
+  assert.deepEqual(mine.map((r) => [r.check, r.result, r.ok]), [
+    ["setuid and setgid bits (chmod u+s, g+s)", "refused", true],
+    ["device nodes (mknod)", "refused (EPERM)", true],
+    [
+      "processes, all its tasks together ([limits] processes)",
+      "at most 1024 beyond its user's other tasks (rlimit)",
+      true,
+    ],
+    ["memory, all its processes together ([limits] memory)", "at most 4 GiB a process (rlimit)", true],
+    ["the size of one file ([limits] file_size)", "at most 4 GiB (rlimit)", true],
+  ]);
+});
