@@ -29,8 +29,46 @@ export async function peerOf(conn: Deno.Conn): Promise<BridgePeer> {
   return { transport: "tcp", uid: await tcpPeerUid(local, remote) };
 }
 
-/** The uid owning the other end of a TCP connection on this machine, from /proc/net/tcp{,6}. */
-export async function tcpPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Promise<number | undefined> {
+/** A lookup waiting for the next read of the tables. */
+interface Lookup {
+  local: Deno.NetAddr;
+  remote: Deno.NetAddr;
+  resolve: (uid: number | undefined) => void;
+}
+
+let waiting: Lookup[] = [];
+let reading: Promise<void> | undefined;
+
+/**
+ * The uid owning the other end of a TCP connection on this machine, from /proc/net/tcp{,6}.
+ * Lookups made while the tables are being read wait for one next read, shared by all of them: a
+ * flood of connections costs a read of the tables per batch, not one (and a descriptor) each.
+ */
+export function tcpPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Promise<number | undefined> {
+  const { promise, resolve } = Promise.withResolvers<number | undefined>();
+  waiting.push({ local, remote, resolve });
+  reading ??= readInBatches();
+  return promise;
+}
+
+async function readInBatches(): Promise<void> {
+  try {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      const found = await findPeers(batch).catch(() => new Map<Lookup, number>());
+      for (const lookup of batch) lookup.resolve(found.get(lookup));
+    }
+  } finally {
+    reading = undefined;
+  }
+}
+
+/** Reads the tables once for every lookup of a batch. */
+async function findPeers(batch: Lookup[]): Promise<Map<Lookup, number>> {
+  // The peer's row has our remote address as its local one, and ours as its remote one.
+  const byRow = new Map(batch.map((l) => [`${key(l.remote)} ${key(l.local)}`, l]));
+  const found = new Map<Lookup, number>();
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text: string;
     try {
@@ -43,23 +81,22 @@ export async function tcpPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Pro
       if (cols.length < 8) continue;
       const mine = parseEndpoint(cols[1] ?? "");
       const theirs = parseEndpoint(cols[2] ?? "");
-      if (!mine || !theirs) continue;
-      if (same(mine, remote) && same(theirs, local)) {
-        const uid = Number(cols[7]);
-        return Number.isInteger(uid) ? uid : undefined;
-      }
+      const lookup = mine && theirs && byRow.get(`${key(mine)} ${key(theirs)}`);
+      const uid = Number(cols[7]);
+      if (lookup && Number.isInteger(uid)) found.set(lookup, uid);
     }
+    if (found.size === batch.length) break;
   }
-  return undefined;
+  return found;
+}
+
+function key(endpoint: { hostname?: string; host?: string; port: number }): string {
+  return `${endpoint.hostname ?? endpoint.host}:${endpoint.port}`;
 }
 
 interface Endpoint {
   host: string;
   port: number;
-}
-
-function same(endpoint: Endpoint, addr: Deno.NetAddr): boolean {
-  return endpoint.port === addr.port && endpoint.host === addr.hostname;
 }
 
 /** `0100007F:1F90` or the 32-hex IPv6 form; each 32-bit word is printed in host (little-endian) order. */

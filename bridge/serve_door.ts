@@ -1,6 +1,18 @@
-import { type Clock, closeQuietly, LinkError, logger, SYSTEM_CLOCK, writeAll } from "../core/base/mod.ts";
+import {
+  type Clock,
+  closeQuietly,
+  keepAccepting,
+  LinkError,
+  logger,
+  SYSTEM_CLOCK,
+  writeAll,
+} from "../core/base/mod.ts";
 import { answerUnavailable } from "./answer_unavailable.ts";
-import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
+import { peerOf, placesKey } from "./bridge_peer.ts";
+import { PROOF_DEADLINE_MS } from "./bridge_session.ts";
+import { type FramedRequest, type HttpFraming, trackHttpFraming } from "./http_framing.ts";
+import { ProofDeadline } from "./proof_deadline.ts";
+import { UnprovenPlaces } from "./unproven_places.ts";
 
 const log = logger("door");
 
@@ -26,9 +38,29 @@ export interface ServeDoorOptions {
   target: (signal: AbortSignal) => Promise<string>;
   /** Called each time `busy` changes, and when a connection opens or closes. */
   onActivity?: (activity: DoorActivity) => void;
+  /** Unproven places per calling user (DOOR_PLACES_PER_USER unless told). */
+  placesPerUser?: number;
+  /** Unproven places of the door (DOOR_PLACES unless told). */
+  placesPerDoor?: number;
+  /** Time for the proof deadline and the waits after a failed accept; tests drive it. */
   clock?: Clock;
   signal?: AbortSignal;
 }
+
+/**
+ * Unproven places per calling user at the door (BRG-13): more than a bridge's 4, since the owner's
+ * own messages (each on a connection of its own, BRG-1) all wait unproven while the agent wakes.
+ */
+export const DOOR_PLACES_PER_USER = 16;
+/** Unproven places of one door (U-10). */
+export const DOOR_PLACES = 256;
+
+/**
+ * Requests the endpoint answers for anyone (its health and the proof of its key): a 2xx to any
+ * other request goes only to a caller that proved it holds the agent's key, and so proves the
+ * connection at the door, which reads no more than the framing (PRC-11).
+ */
+const OPEN_PATHS = new Set(["/", "/_link/proof"]);
 
 /** A running door. */
 export interface Door extends AsyncDisposable {
@@ -36,6 +68,13 @@ export interface Door extends AsyncDisposable {
   readonly port: number;
   /** What the door sees now. */
   readonly activity: DoorActivity;
+  /** Connections holding an unproven place now. */
+  readonly unproven: number;
+  /**
+   * Settles once the door has stopped: resolves when it was closed, rejects with why when it
+   * stopped accepting on its own (its listener gone), so its role ends rather than look alive.
+   */
+  readonly finished: Promise<void>;
   /** Stops listening and hangs up every connection. */
   close(): Promise<void>;
 }
@@ -44,6 +83,12 @@ export interface Door extends AsyncDisposable {
  * Serves the agent's door (U-36): relays each connection byte for byte to the agent's unix
  * socket, resolved per connection so the caller can wake the agent first, and tells when an
  * answer is still coming from the framing alone (PRC-11).
+ *
+ * Until the agent has answered a connection's request with a 2xx (other than its health and its
+ * proof, OPEN_PATHS), the connection is unproven: it holds one of its calling user's few places,
+ * the user's newest taking the place of its own oldest (BRG-13), and is cut when the caller's own
+ * time passes 5 s (BRG-12; the wake and the agent's answers do not count). The door keeps
+ * accepting after any failed accept (EMFILE), so a flood from one user never shuts it.
  */
 export function serveDoor(options: ServeDoorOptions): Door {
   let listener: Deno.TcpListener;
@@ -70,20 +115,37 @@ class RunningDoor implements Door {
   #upstreams = new Set<Deno.Conn>();
   #tasks = new Set<Promise<void>>();
   #trackers = new Set<HttpFraming>();
+  #places: UnprovenPlaces;
   #waking = 0;
   #busy = false;
   #lastTrafficAt: number;
   #accepting: Promise<void>;
   #closing: Promise<void> | undefined;
+  readonly finished: Promise<void>;
 
   constructor(listener: Deno.TcpListener, options: ServeDoorOptions) {
     this.#listener = listener;
     this.#options = options;
     this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#places = new UnprovenPlaces({
+      perUser: options.placesPerUser ?? DOOR_PLACES_PER_USER,
+      perBridge: options.placesPerDoor ?? DOOR_PLACES,
+    });
     this.#lastTrafficAt = this.#clock.now();
     this.hostname = listener.addr.hostname;
     this.port = listener.addr.port;
-    this.#accepting = this.#accept();
+    this.#accepting = keepAccepting(listener, {
+      name: "door",
+      clock: this.#clock,
+      signal: this.#stop.signal,
+      onConn: (conn) => this.#admit(conn),
+    });
+    this.finished = this.#accepting.catch(async (err) => {
+      log.error("Door stopped accepting", { port: this.port, err });
+      await this.close();
+      throw err;
+    });
+    this.finished.catch(() => {});
     options.signal?.addEventListener("abort", () => void this.close(), { once: true });
   }
 
@@ -91,27 +153,59 @@ class RunningDoor implements Door {
     return { busy: this.#busy, connections: this.#conns.size, lastTrafficAt: this.#lastTrafficAt };
   }
 
-  async #accept(): Promise<void> {
+  get unproven(): number {
+    return this.#places.size;
+  }
+
+  /** Takes one connection; resolves once it holds its place (or was turned away), so a flood waits its turn. */
+  #admit(conn: Deno.TcpConn): Promise<void> {
+    conn.setNoDelay(true); // Nagle would hold each streamed piece of an answer for the caller's ACK
+    this.#conns.add(conn);
+    const placed = Promise.withResolvers<void>();
+    const task = this.#serve(conn, placed.resolve)
+      .catch((err) => log.debug("Door connection ended", { err }))
+      .finally(() => {
+        placed.resolve();
+        closeQuietly(conn);
+        this.#conns.delete(conn);
+        this.#tasks.delete(task);
+        this.#changed(true);
+      });
+    this.#tasks.add(task);
+    return placed.promise;
+  }
+
+  async #serve(conn: Deno.Conn, placed: () => void): Promise<void> {
+    const cut = new AbortController();
+    cut.signal.addEventListener("abort", () => closeQuietly(conn), { once: true });
+    const peer = await peerOf(conn);
+    const place = this.#places.take(placesKey(peer), () => cut.abort());
+    placed();
+    if (!place) {
+      log.debug("Door turned a connection away: other users hold every unproven place", { uid: peer.uid });
+      return;
+    }
+    const deadline = new ProofDeadline(this.#clock, PROOF_DEADLINE_MS, () => {
+      log.debug("Door cut a connection that did not prove itself within 5 s", { uid: peer.uid });
+      cut.abort();
+    });
+    const proven = () => {
+      place.release();
+      deadline.end();
+    };
     try {
-      for await (const conn of this.#listener) {
-        conn.setNoDelay(true); // Nagle would hold each streamed piece of an answer for the caller's ACK
-        this.#conns.add(conn);
-        const task = this.#serve(conn)
-          .catch((err) => log.debug("Door connection ended", { err }))
-          .finally(() => {
-            closeQuietly(conn);
-            this.#conns.delete(conn);
-            this.#tasks.delete(task);
-            this.#changed(true);
-          });
-        this.#tasks.add(task);
-      }
-    } catch (err) {
-      if (!this.#stop.signal.aborted) log.error("Door stopped accepting", { err });
+      await this.#relay(conn, cut.signal, { proven, deadline });
+    } finally {
+      proven();
     }
   }
 
-  async #serve(conn: Deno.Conn): Promise<void> {
+  /** Wakes the agent if need be, then relays the connection to it until either side ends. */
+  async #relay(
+    conn: Deno.Conn,
+    cut: AbortSignal,
+    proof: { proven: () => void; deadline: ProofDeadline },
+  ): Promise<void> {
     this.#lastTrafficAt = this.#clock.now();
     this.#waking++;
     this.#changed(true);
@@ -121,20 +215,30 @@ class RunningDoor implements Door {
     } catch (err) {
       this.#waking--;
       this.#changed(false);
-      if (this.#stop.signal.aborted) return;
+      if (this.#stop.signal.aborted || cut.aborted) return;
       return await answerUnavailable(conn, err, this.#clock);
     }
     this.#waking--;
-    if (this.#stop.signal.aborted) return closeQuietly(upstream);
+    if (this.#stop.signal.aborted || cut.aborted) return closeQuietly(upstream);
+    cut.addEventListener("abort", () => closeQuietly(upstream), { once: true });
     this.#upstreams.add(upstream);
-    const tracker = trackHttpFraming();
+    const tracker = trackHttpFraming({
+      answered: (status, request) => {
+        if (provesCaller(status, request)) proof.proven();
+      },
+    });
+    const watch = () => proof.deadline.set(!tracker.owed);
     this.#trackers.add(tracker);
     this.#changed(false);
+    watch();
     try {
       // carries: the door relays HTTP bytes unread; the tracker sees only their framing.
       await Promise.all([
-        this.#pump(conn, upstream, (bytes) => tracker.fromClient(bytes), () => {}),
-        this.#pump(upstream, conn, (bytes) => tracker.fromServer(bytes), () => tracker.serverEnded()),
+        this.#pump(conn, upstream, (bytes) => (tracker.fromClient(bytes), watch()), () => {}),
+        this.#pump(upstream, conn, (bytes) => (tracker.fromServer(bytes), watch()), () => {
+          tracker.serverEnded();
+          watch();
+        }),
       ]);
     } finally {
       this.#trackers.delete(tracker);
@@ -206,11 +310,17 @@ class RunningDoor implements Door {
     this.#stop.abort();
     closeQuietly(this.#listener);
     for (const conn of [...this.#conns, ...this.#upstreams]) closeQuietly(conn);
-    await this.#accepting;
+    await this.#accepting.catch(() => {});
     while (this.#tasks.size > 0) await Promise.all([...this.#tasks]);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** Whether an answer shows its caller proved itself: a 2xx to a request the endpoint answers no one else. */
+function provesCaller(status: number, request: FramedRequest): boolean {
+  const path = request.target.split("?")[0] ?? "";
+  return status >= 200 && status < 300 && !OPEN_PATHS.has(path);
 }
