@@ -1,3 +1,5 @@
+import { closeQuietly } from "../core/base/mod.ts";
+
 /**
  * Who connected to a bridge, as far as the operating system says (BRG-6: never which agent,
  * only which user, and only to keep places apart per user, BRG-13).
@@ -51,31 +53,34 @@ export function tcpPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Promise<n
   return promise;
 }
 
+/**
+ * Reads the tables for one batch after another while lookups keep coming. The tables stay open
+ * meanwhile, each read from its start again: under a flood that has taken every descriptor, a
+ * lookup needs no new one.
+ */
 async function readInBatches(): Promise<void> {
+  const tables = new Map<string, Deno.FsFile>();
   try {
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      const found = await findPeers(batch).catch(() => new Map<Lookup, number>());
+      const found = await findPeers(batch, tables).catch(() => new Map<Lookup, number>());
       for (const lookup of batch) lookup.resolve(found.get(lookup));
     }
   } finally {
+    for (const file of tables.values()) closeQuietly(file);
     reading = undefined;
   }
 }
 
 /** Reads the tables once for every lookup of a batch. */
-async function findPeers(batch: Lookup[]): Promise<Map<Lookup, number>> {
+async function findPeers(batch: Lookup[], tables: Map<string, Deno.FsFile>): Promise<Map<Lookup, number>> {
   // The peer's row has our remote address as its local one, and ours as its remote one.
   const byRow = new Map(batch.map((l) => [`${key(l.remote)} ${key(l.local)}`, l]));
   const found = new Map<Lookup, number>();
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(table);
-    } catch {
-      continue;
-    }
+    const text = await readTable(table, tables);
+    if (text === undefined) continue;
     for (const row of text.split("\n").slice(1)) {
       const cols = row.trim().split(/\s+/);
       if (cols.length < 8) continue;
@@ -88,6 +93,28 @@ async function findPeers(batch: Lookup[]): Promise<Map<Lookup, number>> {
     if (found.size === batch.length) break;
   }
   return found;
+}
+
+/** A table's text now, from its file kept open (opened at its first read); undefined when unreadable. */
+async function readTable(path: string, tables: Map<string, Deno.FsFile>): Promise<string | undefined> {
+  try {
+    let file = tables.get(path);
+    if (!file) {
+      file = await Deno.open(path);
+      tables.set(path, file);
+    }
+    // A /proc table read from its start again is made again.
+    await file.seek(0, Deno.SeekMode.Start);
+    const decoder = new TextDecoder();
+    const buf = new Uint8Array(64 * 1024);
+    let text = "";
+    for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
+      text += decoder.decode(buf.subarray(0, n), { stream: true });
+    }
+    return text + decoder.decode();
+  } catch {
+    return undefined;
+  }
 }
 
 function key(endpoint: { hostname?: string; host?: string; port: number }): string {

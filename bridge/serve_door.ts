@@ -1,6 +1,7 @@
 import {
   type Clock,
   closeQuietly,
+  isOutOfDescriptors,
   keepAccepting,
   LinkError,
   logger,
@@ -194,33 +195,39 @@ class RunningDoor implements Door {
       deadline.end();
     };
     try {
-      await this.#relay(conn, cut.signal, { proven, deadline });
+      await this.#relay(conn, cut, { proven, deadline });
     } finally {
       proven();
     }
   }
 
-  /** Wakes the agent if need be, then relays the connection to it until either side ends. */
+  /**
+   * Wakes the agent if need be, then relays the connection to it until either side ends. The
+   * caller's first bytes are read meanwhile, so one that hangs up before the agent is reached (a
+   * flood's) is let go at once, not held through the wake.
+   */
   async #relay(
     conn: Deno.Conn,
-    cut: AbortSignal,
+    cut: AbortController,
     proof: { proven: () => void; deadline: ProofDeadline },
   ): Promise<void> {
     this.#lastTrafficAt = this.#clock.now();
     this.#waking++;
     this.#changed(true);
+    const first = readOnce(conn);
+    void first.then((bytes) => bytes === null && cut.abort());
     let upstream: Deno.Conn;
     try {
-      upstream = await this.#reach();
+      upstream = await this.#reach(cut.signal);
     } catch (err) {
       this.#waking--;
       this.#changed(false);
-      if (this.#stop.signal.aborted || cut.aborted) return;
-      return await answerUnavailable(conn, err, this.#clock);
+      if (this.#stop.signal.aborted || cut.signal.aborted) return;
+      return await answerUnavailable(conn, err, this.#clock, first);
     }
     this.#waking--;
-    if (this.#stop.signal.aborted || cut.aborted) return closeQuietly(upstream);
-    cut.addEventListener("abort", () => closeQuietly(upstream), { once: true });
+    if (this.#stop.signal.aborted || cut.signal.aborted) return closeQuietly(upstream);
+    cut.signal.addEventListener("abort", () => closeQuietly(upstream), { once: true });
     this.#upstreams.add(upstream);
     const tracker = trackHttpFraming({
       answered: (status, request) => {
@@ -234,10 +241,10 @@ class RunningDoor implements Door {
     try {
       // carries: the door relays HTTP bytes unread; the tracker sees only their framing.
       await Promise.all([
-        this.#pump(conn, upstream, (bytes) => (tracker.fromClient(bytes), watch()), () => {}),
-        this.#pump(upstream, conn, (bytes) => (tracker.fromServer(bytes), watch()), () => {
-          tracker.serverEnded();
-          watch();
+        this.#pump(conn, upstream, { observe: (bytes) => (tracker.fromClient(bytes), watch()), first }),
+        this.#pump(upstream, conn, {
+          observe: (bytes) => (tracker.fromServer(bytes), watch()),
+          ended: () => (tracker.serverEnded(), watch()),
         }),
       ]);
     } finally {
@@ -247,40 +254,56 @@ class RunningDoor implements Door {
     }
   }
 
-  async #reach(): Promise<Deno.Conn> {
-    const signal = this.#stop.signal;
+  /** The agent's socket, woken first if need be; rejects once the door stops or the caller is cut. */
+  async #reach(cut: AbortSignal): Promise<Deno.Conn> {
+    const signal = AbortSignal.any([this.#stop.signal, cut]);
     const path = await new Promise<string>((resolve, reject) => {
       const onStop = () =>
         reject(new LinkError("AGENT_NOT_RUNNING", "Cannot reach the agent: its door is closing"));
       signal.addEventListener("abort", onStop, { once: true });
-      this.#options.target(signal).then(resolve, reject).finally(() =>
+      // The wake goes on for the other callers waiting on it; only its door's end stops it.
+      this.#options.target(this.#stop.signal).then(resolve, reject).finally(() =>
         signal.removeEventListener("abort", onStop)
       );
     });
-    try {
-      return await Deno.connect({ transport: "unix", path });
-    } catch (err) {
-      throw new LinkError("AGENT_NOT_RUNNING", "Cannot reach the agent: nothing answers at its socket", {
-        cause: err,
-      });
+    // Out of descriptors (a flood at the limit), or the agent's socket full of connections it has
+    // yet to take, is waited out a moment rather than answered 503.
+    for (let wait = 10;; wait *= 2) {
+      try {
+        return await Deno.connect({ transport: "unix", path });
+      } catch (err) {
+        const passing = isOutOfDescriptors(err) || err instanceof Deno.errors.WouldBlock;
+        if (!passing || wait > 1_000) {
+          throw new LinkError("AGENT_NOT_RUNNING", "Cannot reach the agent: nothing answers at its socket", {
+            cause: err,
+          });
+        }
+        await this.#clock.sleep(wait, signal);
+      }
     }
   }
 
-  /** Copies one direction, telling the tracker first; an end is passed on as a half close. */
+  /**
+   * Copies one direction, telling the tracker first (`first`: bytes read already, or null at
+   * the end); an end is passed on as a half close.
+   */
   async #pump(
     from: Deno.Conn,
     to: Deno.Conn,
-    observe: (bytes: Uint8Array) => void,
-    ended: () => void,
+    how: {
+      observe: (bytes: Uint8Array) => void;
+      ended?: () => void;
+      first?: Promise<Uint8Array | null>;
+    },
   ): Promise<void> {
     const buf = new Uint8Array(32 * 1024);
+    const ended = how.ended ?? (() => {});
     try {
-      for (;;) {
-        const n = await from.read(buf);
-        if (n === null) break;
-        const bytes = buf.subarray(0, n);
+      for (let pending = how.first;; pending = undefined) {
+        const bytes = pending ? await pending : await readInto(from, buf);
+        if (bytes === null) break;
         this.#lastTrafficAt = this.#clock.now();
-        observe(bytes);
+        how.observe(bytes);
         this.#changed(false);
         await writeAll(to, bytes);
       }
@@ -323,4 +346,16 @@ class RunningDoor implements Door {
 function provesCaller(status: number, request: FramedRequest): boolean {
   const path = request.target.split("?")[0] ?? "";
   return status >= 200 && status < 300 && !OPEN_PATHS.has(path);
+}
+
+/** One read of a caller's bytes, copied out; null once it ended or failed. */
+function readOnce(conn: Deno.Conn): Promise<Uint8Array | null> {
+  const buf = new Uint8Array(32 * 1024);
+  return conn.read(buf).then((n) => (n === null ? null : buf.slice(0, n)), () => null);
+}
+
+/** One read into `buf`, a view of what came; null at the end (an error is thrown). */
+async function readInto(conn: Deno.Conn, buf: Uint8Array): Promise<Uint8Array | null> {
+  const n = await conn.read(buf);
+  return n === null ? null : buf.subarray(0, n);
 }

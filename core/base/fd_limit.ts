@@ -45,6 +45,12 @@ export function raiseFdLimit(): FdLimit | undefined {
   return readFdLimit();
 }
 
+/** Whether an error says this process (EMFILE) or the system (ENFILE) has no descriptor free. */
+export function isOutOfDescriptors(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "EMFILE" || code === "ENFILE";
+}
+
 /** This process's limit on open descriptors; undefined where it cannot be read. */
 export function readFdLimit(): FdLimit | undefined {
   const system = SYSTEMS[Deno.build.os];
