@@ -23,3 +23,21 @@ Deno.test({
     assert.equal(await tcpPeerUid(conn.localAddr, conn.remoteAddr), 65534);
   },
 });
+
+Deno.test("tcpPeerUid() answers a burst of lookups made at once, each for its own connection", async () => {
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const clients: Deno.TcpConn[] = [];
+  const accepted: Deno.TcpConn[] = [];
+  try {
+    for (let i = 0; i < 200; i++) {
+      clients.push(await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port }));
+      accepted.push(await listener.accept());
+    }
+    const uids = await Promise.all(accepted.map((c) => tcpPeerUid(c.localAddr, c.remoteAddr)));
+    assert.deepEqual(new Set(uids), new Set([Deno.uid()]));
+    const stranger = { ...accepted[0]!.remoteAddr, port: 1 } as Deno.NetAddr;
+    assert.equal(await tcpPeerUid(accepted[0]!.localAddr, stranger), undefined);
+  } finally {
+    for (const conn of [...clients, ...accepted]) conn.close();
+  }
+});
