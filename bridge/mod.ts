@@ -44,11 +44,6 @@ export {
   trackHttpFraming,
 } from "./http_framing.ts";
 /** The agent's door: its port relayed to its socket, telling when an answer is still coming. */
-export {
-  type Door,
-  DOOR_PLACES,
-  DOOR_PLACES_PER_USER,
-  type DoorActivity,
-  serveDoor,
-  type ServeDoorOptions,
-} from "./serve_door.ts";
+export { type Door, type DoorActivity, serveDoor, type ServeDoorOptions } from "./serve_door.ts";
+/** The door's unproven places, and which answers prove a caller at the door (BRG-13, PRC-11). */
+export { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";

@@ -11,7 +11,8 @@ import {
 import { answerUnavailable } from "./answer_unavailable.ts";
 import { peerOf, placesKey } from "./bridge_peer.ts";
 import { PROOF_DEADLINE_MS } from "./bridge_session.ts";
-import { type FramedRequest, type HttpFraming, trackHttpFraming } from "./http_framing.ts";
+import { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
+import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 import { ProofDeadline } from "./proof_deadline.ts";
 import { UnprovenPlaces } from "./unproven_places.ts";
 
@@ -48,21 +49,6 @@ export interface ServeDoorOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Unproven places per calling user at the door (BRG-13): more than a bridge's 4, since the owner's
- * own messages (each on a connection of its own, BRG-1) all wait unproven while the agent wakes.
- */
-export const DOOR_PLACES_PER_USER = 16;
-/** Unproven places of one door (U-10). */
-export const DOOR_PLACES = 256;
-
-/**
- * Requests the endpoint answers for anyone (its health and the proof of its key): a 2xx to any
- * other request goes only to a caller that proved it holds the agent's key, and so proves the
- * connection at the door, which reads no more than the framing (PRC-11).
- */
-const OPEN_PATHS = new Set(["/", "/_link/proof"]);
-
 /** A running door. */
 export interface Door extends AsyncDisposable {
   readonly hostname: string;
@@ -85,11 +71,12 @@ export interface Door extends AsyncDisposable {
  * socket, resolved per connection so the caller can wake the agent first, and tells when an
  * answer is still coming from the framing alone (PRC-11).
  *
- * Until the agent has answered a connection's request with a 2xx (other than its health and its
- * proof, OPEN_PATHS), the connection is unproven: it holds one of its calling user's few places,
- * the user's newest taking the place of its own oldest (BRG-13), and is cut when the caller's own
- * time passes 5 s (BRG-12; the wake and the agent's answers do not count). The door keeps
- * accepting after any failed accept (EMFILE), so a flood from one user never shuts it.
+ * Until the agent has taken a connection's caller (a 2xx to a request other than its health and
+ * its proof, which it answers anyone: see provesCaller), the connection is unproven: it holds one
+ * of its calling user's few places, the user's newest taking the place of its own oldest
+ * (BRG-13), and is cut when the caller's own time passes 5 s (BRG-12; the wake and the agent's
+ * answers do not count). The door keeps accepting after any failed accept (EMFILE), so a flood
+ * from one user never shuts it.
  */
 export function serveDoor(options: ServeDoorOptions): Door {
   let listener: Deno.TcpListener;
@@ -340,12 +327,6 @@ class RunningDoor implements Door {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-/** Whether an answer shows its caller proved itself: a 2xx to a request the endpoint answers no one else. */
-function provesCaller(status: number, request: FramedRequest): boolean {
-  const path = request.target.split("?")[0] ?? "";
-  return status >= 200 && status < 300 && !OPEN_PATHS.has(path);
 }
 
 /** One read of a caller's bytes, copied out; null once it ended or failed. */

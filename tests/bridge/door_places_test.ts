@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { encodeKey, makeProof, newAgentKey, newChallenge } from "../../core/base/mod.ts";
-import { type Door, serveDoor } from "../../bridge/mod.ts";
+import { type Door, provesCaller, serveDoor } from "../../bridge/mod.ts";
 import { type EndpointHandler, serveEndpoint } from "../../connections/mod.ts";
 import { miniHarnessHandler } from "../../core/adapters/mod.ts";
 import { FakeClock } from "../support/fake_clock.ts";
@@ -184,4 +184,21 @@ Deno.test({
       for (const client of flood) await client[Symbol.asyncDispose]();
     }
   },
+});
+
+Deno.test("provesCaller() takes a 2xx or a switch of protocol to any request but the endpoint's health and its proof", () => {
+  const seen = [
+    [200, "POST", "/acp"],
+    [202, "POST", "/acp"],
+    [200, "GET", "/_link/recover?wait=1"],
+    [200, "GET", "/_link/proof"],
+    [200, "GET", "/_link/proof?agent=x"],
+    [200, "GET", "/"],
+    [401, "POST", "/acp"],
+    [101, "GET", "/acp"],
+    [503, "GET", "/_link/busy"],
+  ].map(([status, method, target]) =>
+    provesCaller(status as number, { method: `${method}`, target: `${target}` })
+  );
+  assert.deepEqual(seen, [true, true, true, false, false, false, false, true, false]);
 });
