@@ -1,4 +1,4 @@
-import { closeQuietly, keepAccepting, logger, writeAll } from "../../core/base/mod.ts";
+import { type Clock, closeQuietly, keepAccepting, logger, writeAll } from "../../core/base/mod.ts";
 import { type BodyFraming, Http1Malformed, Http1Reader } from "./http1_reader.ts";
 import { writeResponse } from "./http1_response.ts";
 
@@ -27,6 +27,8 @@ export interface EndpointServer extends AsyncDisposable {
 export interface ServeEndpointOptions {
   /** Its unix socket; a stale one is replaced. */
   path: string;
+  /** Time for the waits after a failed accept; tests drive it. */
+  clock?: Clock;
   signal?: AbortSignal;
 }
 
@@ -55,6 +57,7 @@ export async function serveEndpoint(
   const tasks = new Set<Promise<void>>();
   const accepting = keepAccepting(listener, {
     name: "endpoint",
+    clock: options.clock,
     signal: stop.signal,
     onConn(conn) {
       const entry: Served = { conn, idle: true };
