@@ -14,7 +14,7 @@ import { PROOF_DEADLINE_MS } from "./bridge_session.ts";
 import { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
 import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 import { ProofDeadline } from "./proof_deadline.ts";
-import { UnprovenPlaces } from "./unproven_places.ts";
+import { type UnprovenPlace, UnprovenPlaces } from "./unproven_places.ts";
 
 const log = logger("door");
 
@@ -38,7 +38,7 @@ export interface ServeDoorOptions {
    * cannot. The signal aborts when the door stops.
    */
   target: (signal: AbortSignal) => Promise<string>;
-  /** Called each time `busy` changes, and when a connection opens or closes. */
+  /** Called each time `busy` changes, when a connection opens (and once its caller is known), and when one closes. */
   onActivity?: (activity: DoorActivity) => void;
   /** Unproven places per calling user (DOOR_PLACES_PER_USER unless told). */
   placesPerUser?: number;
@@ -163,28 +163,41 @@ class RunningDoor implements Door {
     return placed.promise;
   }
 
+  /**
+   * Serves one connection under its place and deadline. Who called is looked up beside the relay,
+   * not before it (reading /proc/net/tcp takes the kernel milliseconds): the place is taken once
+   * known, unless the caller proved itself first.
+   */
   async #serve(conn: Deno.Conn, placed: () => void): Promise<void> {
     const cut = new AbortController();
     cut.signal.addEventListener("abort", () => closeQuietly(conn), { once: true });
-    const peer = await peerOf(conn);
-    const place = this.#places.take(placesKey(peer), () => cut.abort());
-    placed();
-    if (!place) {
-      log.debug("Door turned a connection away: other users hold every unproven place", { uid: peer.uid });
-      return;
-    }
+    let uid: number | undefined;
     const deadline = new ProofDeadline(this.#clock, PROOF_DEADLINE_MS, () => {
-      log.debug("Door cut a connection that did not prove itself within 5 s", { uid: peer.uid });
+      log.debug("Door cut a connection that did not prove itself within 5 s", { uid });
       cut.abort();
     });
+    let done = false;
+    let place: UnprovenPlace | undefined;
     const proven = () => {
-      place.release();
+      done = true;
+      place?.release();
       deadline.end();
     };
+    const placing = peerOf(conn).then((peer) => {
+      uid = peer.uid;
+      if (done || cut.signal.aborted) return;
+      place = this.#places.take(placesKey(peer), () => cut.abort());
+      if (!place) {
+        log.debug("Door turned a connection away: other users hold every unproven place", { uid });
+        return cut.abort();
+      }
+      this.#changed(true);
+    }).finally(placed);
     try {
       await this.#relay(conn, cut, { proven, deadline });
     } finally {
       proven();
+      await placing;
     }
   }
 

@@ -86,6 +86,7 @@ Deno.test("attack: a caller dripping its request a byte a second is cut at 5 s o
   await using rig = await doorRig();
   await using client = await rig.connect();
   await askProof(client);
+  await rig.until(() => rig.door.unproven === 1);
   for (const byte of "POST") {
     await client.write(byte);
     await rig.clock.advance(1_000);
@@ -172,7 +173,7 @@ Deno.test({
     try {
       for (const held of [2, 3]) {
         flood.push(await OtherUserClient.start(65534, rig.door.port));
-        await rig.until(() => rig.door.activity.connections === held);
+        await rig.until(() => rig.door.unproven === held);
       }
       flood.push(await OtherUserClient.start(65534, rig.door.port));
       assert.equal(await flood[0]!.readLine(), undefined);

@@ -22,6 +22,7 @@ const FLOOD_SCRIPT = `
 const [port, count, send] = [Number(Deno.args[0]), Number(Deno.args[1]), Deno.args[2] ?? ""];
 const tally = { opened: 0, failed: 0, closed: 0 };
 const held = [];
+const waiters = [];
 const bytes = new TextEncoder().encode(send);
 async function open() {
   let conn;
@@ -38,6 +39,7 @@ async function open() {
   (async () => {
     while ((await conn.read(buf).catch(() => null)) !== null) { /* what the server says */ }
     tally.closed++;
+    for (const waiter of waiters.splice(0)) waiter();
   })();
 }
 let next = 0;
@@ -49,7 +51,12 @@ await Promise.all(Array.from({ length: 100 }, async () => {
 }));
 const out = new TextEncoder();
 Deno.stdout.writeSync(out.encode(JSON.stringify(tally) + "\\n"));
-for await (const _ of Deno.stdin.readable) Deno.stdout.writeSync(out.encode(JSON.stringify(tally) + "\\n"));
+for await (const chunk of Deno.stdin.readable) {
+  // "closed <n>": the tally once the server has hung up n of them; anything else: the tally now.
+  const wanted = Number(/^closed (\\d+)/.exec(new TextDecoder().decode(chunk))?.[1] ?? 0);
+  while (tally.closed < wanted) await new Promise((resolve) => waiters.push(resolve));
+  Deno.stdout.writeSync(out.encode(JSON.stringify(tally) + "\\n"));
+}
 Deno.exit(0);
 `;
 
@@ -98,7 +105,8 @@ export class OtherUserClient implements AsyncDisposable {
   /**
    * Starts a flood as `uid`: `count` connections to `port`, 100 at a time, each sent `send` once
    * open and then held. Its lines tell `{"opened","failed","closed"}`: first once all were tried,
-   * then at each `write`; `closed` counts those the server hung up.
+   * then at each `write` (`closed <n>\n`: once the server hung up n); `closed` counts those the
+   * server hung up.
    */
   static async flood(uid: number, port: number, count: number, send = ""): Promise<OtherUserClient> {
     const { child, folder } = await runAs(uid, FLOOD_SCRIPT, [String(port), String(count), send]);
