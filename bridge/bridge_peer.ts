@@ -1,12 +1,13 @@
 import { closeQuietly } from "../core/base/mod.ts";
+import { socketUid } from "./sock_diag.ts";
 
 /**
  * Who connected to a bridge, as far as the operating system says (BRG-6: never which agent,
  * only which user, and only to keep places apart per user, BRG-13).
  *
- * Deno exposes no SO_PEERCRED. For TCP on this machine the peer's socket is in /proc/net/tcp
- * (or tcp6), whose `uid` column names the user who made it: the peer's local address is our
- * remote one and the other way round. For unix sockets there is no sound way to learn the peer
+ * Deno exposes no SO_PEERCRED. For TCP on this machine the kernel names the user who made the
+ * peer's socket (sock_diag, as `ss` asks; or the `uid` column of /proc/net/tcp and tcp6): the
+ * peer's local address is our remote one and the other way round. For unix sockets there is no sound way to learn the peer
  * from Deno, so a unix bridge's socket must live in a folder only its user may enter (0700,
  * checked when it listens): every caller is then that user or root, and they share one user's
  * places.
@@ -42,11 +43,21 @@ let waiting: Lookup[] = [];
 let reading: Promise<void> | undefined;
 
 /**
- * The uid owning the other end of a TCP connection on this machine, from /proc/net/tcp{,6}.
- * Lookups made while the tables are being read wait for one next read, shared by all of them: a
- * flood of connections costs a read of the tables per batch, not one (and a descriptor) each.
+ * The uid owning the other end of a TCP connection on this machine: asked of the kernel by its
+ * addresses (sock_diag, microseconds), else read from /proc/net/tcp{,6}.
  */
 export function tcpPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Promise<number | undefined> {
+  // The peer's socket is at our remote address, connected to our local one.
+  const asked = socketUid(remote, local);
+  return asked === null ? procPeerUid(local, remote) : Promise.resolve(asked);
+}
+
+/**
+ * The uid owning the other end of a TCP connection, from /proc/net/tcp{,6}. Lookups made while
+ * the tables are being read wait for one next read, shared by all of them: a flood of connections
+ * costs a read of the tables per batch, not one (and a descriptor) each.
+ */
+export function procPeerUid(local: Deno.NetAddr, remote: Deno.NetAddr): Promise<number | undefined> {
   const { promise, resolve } = Promise.withResolvers<number | undefined>();
   waiting.push({ local, remote, resolve });
   reading ??= readInBatches();

@@ -38,8 +38,10 @@ export interface ServeDoorOptions {
    * cannot. The signal aborts when the door stops.
    */
   target: (signal: AbortSignal) => Promise<string>;
-  /** Called each time `busy` changes, when a connection opens (and once its caller is known), and when one closes. */
+  /** Called each time `busy` changes, and when a connection opens or closes. */
   onActivity?: (activity: DoorActivity) => void;
+  /** Called when a connection takes an unproven place, with how many are held now. */
+  onPlaces?: (unproven: number) => void;
   /** Unproven places per calling user (DOOR_PLACES_PER_USER unless told). */
   placesPerUser?: number;
   /** Unproven places of the door (DOOR_PLACES unless told). */
@@ -191,7 +193,7 @@ class RunningDoor implements Door {
         log.debug("Door turned a connection away: other users hold every unproven place", { uid });
         return cut.abort();
       }
-      this.#changed(true);
+      this.#options.onPlaces?.(this.#places.size);
     }).finally(placed);
     try {
       await this.#relay(conn, cut, { proven, deadline });

@@ -22,7 +22,7 @@ interface Rig extends AsyncDisposable {
   door: Door;
   clock: FakeClock;
   connect(): Promise<RawClient>;
-  /** Resolves once `test` holds, looked at whenever the door's connections change. */
+  /** Resolves once `test` holds, looked at whenever the door's connections or places change. */
   until(test: () => boolean): Promise<void>;
 }
 
@@ -43,6 +43,7 @@ async function doorRig(
       return socket;
     },
     onActivity: () => looked(),
+    onPlaces: () => looked(),
   });
   return {
     door,
