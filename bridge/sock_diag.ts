@@ -78,13 +78,17 @@ function ask(
   view.setUint32(68, 0xffffffff, true);
   const { send, recv } = diag.libc.symbols;
   if (send(diag.fd, request, BigInt(REQUEST_SIZE), 0) !== BigInt(REQUEST_SIZE)) return undefined;
-  // The kernel answers within send: the reply is there already.
+  // The kernel answers within send: the reply is there already, after any left from an earlier ask.
   const reply = new Uint8Array(1024);
-  const got = Number(recv(diag.fd, reply, BigInt(reply.length), MSG_DONTWAIT));
   const answer = new DataView(reply.buffer);
-  if (got < UID_AT + 4 || answer.getUint16(4, true) === NLMSG_ERROR) return undefined;
-  if (answer.getUint32(8, true) !== seq) return undefined;
-  return answer.getUint32(UID_AT, true);
+  for (let tries = 0; tries < 8; tries++) {
+    const got = Number(recv(diag.fd, reply, BigInt(reply.length), MSG_DONTWAIT));
+    if (got < 16) return undefined;
+    if (answer.getUint32(8, true) !== seq) continue;
+    if (got < UID_AT + 4 || answer.getUint16(4, true) === NLMSG_ERROR) return undefined;
+    return answer.getUint32(UID_AT, true);
+  }
+  return undefined;
 }
 
 function open(): { libc: Libc; fd: number } | null {
