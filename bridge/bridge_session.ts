@@ -53,8 +53,15 @@ export interface SessionContext {
 
 const STOPPING = new Error("bridge stopping");
 
-/** Serves one connection: a place, the challenge, the proof within the deadline, then the call. */
-export async function serveConnection(conn: Deno.Conn, ctx: SessionContext): Promise<void> {
+/**
+ * Serves one connection: a place, the challenge, the proof within the deadline, then the call.
+ * `placed` is called once the caller is known and its place taken (or refused).
+ */
+export async function serveConnection(
+  conn: Deno.Conn,
+  ctx: SessionContext,
+  placed: () => void = () => {},
+): Promise<void> {
   const peer = await peerOf(conn);
   const ended = new AbortController();
   const place = ctx.places.take(placesKey(peer), () => {
@@ -62,6 +69,7 @@ export async function serveConnection(conn: Deno.Conn, ctx: SessionContext): Pro
       bridgeFailure("busy", "Cannot keep this connection: a newer one from the same user took its place"),
     );
   });
+  placed();
   if (!place) {
     const message = `Cannot take the connection: bridge "${ctx.name}" has no place left for unproven callers`;
     return await refuse(conn, ctx, peer, bridgeFailure("busy", message));

@@ -19,19 +19,37 @@ export interface HttpFraming {
    * keep-alive connection between answers is not busy.
    */
   readonly busy: boolean;
+  /**
+   * True while the agent owes an answer: every request that came is whole and some answer has not
+   * ended. The door's deadline for an unproven caller runs only while it is not: the caller's time.
+   */
+  readonly owed: boolean;
 }
 
-interface Pending {
+/** A request as its framing shows it. */
+export interface FramedRequest {
   method: string;
+  /** Its target as its start line gives it: `/acp`, `/_link/proof?x`. */
+  target: string;
+}
+
+/** What a tracker tells as the messages pass. */
+export interface FramingEvents {
+  /** A final answer's head has come (never a 1xx): its status, and the request it answers. */
+  answered?(status: number, request: FramedRequest): void;
+}
+
+interface Pending extends FramedRequest {
   switching: boolean;
 }
 
 /** Starts watching one connection's framing. */
-export function trackHttpFraming(): HttpFraming {
-  return new FramingTracker();
+export function trackHttpFraming(events: FramingEvents = {}): HttpFraming {
+  return new FramingTracker(events);
 }
 
 class FramingTracker implements HttpFraming {
+  #events: FramingEvents;
   #pending: Pending[] = [];
   #opaque = false;
   #serverEnded = false;
@@ -45,6 +63,15 @@ class FramingTracker implements HttpFraming {
     head: (lines) => this.#responseHead(lines),
     done: () => this.#responseDone(),
   });
+
+  constructor(events: FramingEvents) {
+    this.#events = events;
+  }
+
+  get owed(): boolean {
+    if (this.#opaque || this.#serverEnded) return false;
+    return this.#pending.length > 0 && !this.#requests.inMessage;
+  }
 
   get busy(): boolean {
     if (this.#opaque) return true;
@@ -84,7 +111,7 @@ class FramingTracker implements HttpFraming {
     const head = parseRequestHead(lines);
     const method = head.method ?? "GET";
     this.#switchAsked = method === "CONNECT" || head.upgrade;
-    this.#pending.push({ method, switching: this.#switchAsked });
+    this.#pending.push({ method, target: head.target ?? "", switching: this.#switchAsked });
     if (head.encoded && !head.chunked) throw new Unframeable("request body of unknown length");
     if (method === "CONNECT") return { kind: "none" };
     if (head.chunked) return { kind: "chunked" };
@@ -100,6 +127,7 @@ class FramingTracker implements HttpFraming {
     const status = head.status ?? 0;
     const request = this.#pending[0];
     this.#interim = status >= 100 && status < 200 && status !== 101;
+    if (!this.#interim && request) this.#events.answered?.(status, request);
     if (status === 101 || (request?.method === "CONNECT" && status >= 200 && status < 300)) {
       this.#becomeOpaque();
       return { kind: "opaque" };

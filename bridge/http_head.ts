@@ -1,6 +1,7 @@
 /**
  * The parts of an HTTP/1.1 head that frame a message (PRC-11): the start line and the framing
- * headers. Nothing else of a head is kept, and nothing of a body is read.
+ * headers. Nothing else of a head is kept, and nothing of a body is read; the door reads a
+ * request's target only to know which answers come to proven callers alone.
  */
 
 /** A message that cannot be framed: the tracker counts it as busy until the connection closes. */
@@ -12,6 +13,8 @@ export class Unframeable extends Error {
 export interface FramingHead {
   /** The request's method, or undefined for a response. */
   method?: string;
+  /** The request's target as its start line gives it, or undefined for a response. */
+  target?: string;
   /** The response's status, or undefined for a request. */
   status?: number;
   /** Content-Length, when given (all copies agree). */
@@ -121,9 +124,9 @@ export function startsResponse(partial: string): boolean {
 
 /** Reads the framing of a request head. */
 export function parseRequestHead(lines: string[]): FramingHead {
-  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) \S+ HTTP\/1\.[01]$/.exec(lines[0] ?? "");
+  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]$/.exec(lines[0] ?? "");
   if (!match) throw new Unframeable("not an HTTP/1.x request line");
-  return { method: match[1]!.toUpperCase(), ...parseFields(lines.slice(1)) };
+  return { method: match[1]!.toUpperCase(), target: match[2]!, ...parseFields(lines.slice(1)) };
 }
 
 /** Reads the framing of a response head. */

@@ -37,6 +37,13 @@ export {
   PROVEN_LINE,
 } from "./bridge_wire.ts";
 /** Tells whether an answer is still coming on a relayed HTTP/1.1 connection, from its framing alone. */
-export { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
+export {
+  type FramedRequest,
+  type FramingEvents,
+  type HttpFraming,
+  trackHttpFraming,
+} from "./http_framing.ts";
 /** The agent's door: its port relayed to its socket, telling when an answer is still coming. */
 export { type Door, type DoorActivity, serveDoor, type ServeDoorOptions } from "./serve_door.ts";
+/** The door's unproven places, and which answers prove a caller at the door (BRG-13, PRC-11). */
+export { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import {
   type Clock,
   closeQuietly,
+  keepAccepting,
   LinkError,
   type LinkPaths,
   logger,
@@ -59,6 +60,11 @@ export interface BridgeServer extends AsyncDisposable {
   readonly calls: number;
   /** Unproven places held now. */
   readonly unproven: number;
+  /**
+   * Settles once the bridge has stopped: resolves when it was closed, rejects with why when it
+   * stopped accepting on its own (its listener gone), so its role ends rather than look alive.
+   */
+  readonly finished: Promise<void>;
   /** Stops listening, hangs up every connection, and waits for its handlers. */
   close(): Promise<void>;
 }
@@ -116,6 +122,7 @@ class RunningBridge implements BridgeServer {
   #accepting: Promise<void>;
   #closing: Promise<void> | undefined;
   #path: string | undefined;
+  readonly finished: Promise<void>;
 
   constructor(listener: Deno.Listener, options: ServeBridgeOptions) {
     this.name = options.name;
@@ -140,7 +147,19 @@ class RunningBridge implements BridgeServer {
       calls: { count: 0 },
       signal: this.#stop.signal,
     };
-    this.#accepting = this.#accept();
+    // A failed accept (EMFILE) only pauses it; each connection is admitted once its caller is known.
+    this.#accepting = keepAccepting(listener, {
+      name: `bridge "${this.name}"`,
+      clock: this.#ctx.clock,
+      signal: this.#stop.signal,
+      onConn: (conn) => this.#serve(conn),
+    });
+    this.finished = this.#accepting.catch(async (err) => {
+      log.error("Bridge stopped accepting", { bridge: this.name, err });
+      await this.close();
+      throw err;
+    });
+    this.finished.catch(() => {});
     options.signal?.addEventListener("abort", () => void this.close(), { once: true });
     log.debug("Bridge listening", { bridge: this.name, ...this.addr });
   }
@@ -153,24 +172,20 @@ class RunningBridge implements BridgeServer {
     return this.#ctx.places.size;
   }
 
-  async #accept(): Promise<void> {
-    try {
-      for await (const conn of this.#listener) this.#serve(conn);
-    } catch (err) {
-      if (!this.#stop.signal.aborted) log.error("Bridge stopped accepting", { bridge: this.name, err });
-    }
-  }
-
-  #serve(conn: Deno.Conn): void {
+  /** Serves one connection; resolves once it holds its place (or was turned away). */
+  #serve(conn: Deno.Conn): Promise<void> {
     this.#conns.add(conn);
-    const task = serveConnection(conn, this.#ctx)
+    const placed = Promise.withResolvers<void>();
+    const task = serveConnection(conn, this.#ctx, placed.resolve)
       .catch((err) => log.debug("Bridge connection ended", { bridge: this.name, err }))
       .finally(() => {
+        placed.resolve();
         closeQuietly(conn);
         this.#conns.delete(conn);
         this.#tasks.delete(task);
       });
     this.#tasks.add(task);
+    return placed.promise;
   }
 
   close(): Promise<void> {
@@ -182,7 +197,7 @@ class RunningBridge implements BridgeServer {
     this.#stop.abort();
     closeQuietly(this.#listener);
     for (const conn of this.#conns) closeQuietly(conn);
-    await this.#accepting;
+    await this.#accepting.catch(() => {});
     while (this.#tasks.size > 0) await Promise.all([...this.#tasks]);
     if (this.#path) await Deno.remove(this.#path).catch(() => {});
     log.debug("Bridge stopped", { bridge: this.name });

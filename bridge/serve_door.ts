@@ -1,6 +1,20 @@
-import { type Clock, closeQuietly, LinkError, logger, SYSTEM_CLOCK, writeAll } from "../core/base/mod.ts";
+import {
+  type Clock,
+  closeQuietly,
+  isOutOfDescriptors,
+  keepAccepting,
+  LinkError,
+  logger,
+  SYSTEM_CLOCK,
+  writeAll,
+} from "../core/base/mod.ts";
 import { answerUnavailable } from "./answer_unavailable.ts";
+import { peerOf, placesKey } from "./bridge_peer.ts";
+import { PROOF_DEADLINE_MS } from "./bridge_session.ts";
+import { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
 import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
+import { ProofDeadline } from "./proof_deadline.ts";
+import { type UnprovenPlace, UnprovenPlaces } from "./unproven_places.ts";
 
 const log = logger("door");
 
@@ -26,6 +40,13 @@ export interface ServeDoorOptions {
   target: (signal: AbortSignal) => Promise<string>;
   /** Called each time `busy` changes, and when a connection opens or closes. */
   onActivity?: (activity: DoorActivity) => void;
+  /** Called when a connection takes an unproven place, with how many are held now. */
+  onPlaces?: (unproven: number) => void;
+  /** Unproven places per calling user (DOOR_PLACES_PER_USER unless told). */
+  placesPerUser?: number;
+  /** Unproven places of the door (DOOR_PLACES unless told). */
+  placesPerDoor?: number;
+  /** Time for the proof deadline and the waits after a failed accept; tests drive it. */
   clock?: Clock;
   signal?: AbortSignal;
 }
@@ -36,6 +57,13 @@ export interface Door extends AsyncDisposable {
   readonly port: number;
   /** What the door sees now. */
   readonly activity: DoorActivity;
+  /** Connections holding an unproven place now. */
+  readonly unproven: number;
+  /**
+   * Settles once the door has stopped: resolves when it was closed, rejects with why when it
+   * stopped accepting on its own (its listener gone), so its role ends rather than look alive.
+   */
+  readonly finished: Promise<void>;
   /** Stops listening and hangs up every connection. */
   close(): Promise<void>;
 }
@@ -44,6 +72,13 @@ export interface Door extends AsyncDisposable {
  * Serves the agent's door (U-36): relays each connection byte for byte to the agent's unix
  * socket, resolved per connection so the caller can wake the agent first, and tells when an
  * answer is still coming from the framing alone (PRC-11).
+ *
+ * Until the agent has taken a connection's caller (a 2xx to a request other than its health and
+ * its proof, which it answers anyone: see provesCaller), the connection is unproven: it holds one
+ * of its calling user's few places, the user's newest taking the place of its own oldest
+ * (BRG-13), and is cut when the caller's own time passes 5 s (BRG-12; the wake and the agent's
+ * answers do not count). The door keeps accepting after any failed accept (EMFILE), so a flood
+ * from one user never shuts it.
  */
 export function serveDoor(options: ServeDoorOptions): Door {
   let listener: Deno.TcpListener;
@@ -70,20 +105,37 @@ class RunningDoor implements Door {
   #upstreams = new Set<Deno.Conn>();
   #tasks = new Set<Promise<void>>();
   #trackers = new Set<HttpFraming>();
+  #places: UnprovenPlaces;
   #waking = 0;
   #busy = false;
   #lastTrafficAt: number;
   #accepting: Promise<void>;
   #closing: Promise<void> | undefined;
+  readonly finished: Promise<void>;
 
   constructor(listener: Deno.TcpListener, options: ServeDoorOptions) {
     this.#listener = listener;
     this.#options = options;
     this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#places = new UnprovenPlaces({
+      perUser: options.placesPerUser ?? DOOR_PLACES_PER_USER,
+      perBridge: options.placesPerDoor ?? DOOR_PLACES,
+    });
     this.#lastTrafficAt = this.#clock.now();
     this.hostname = listener.addr.hostname;
     this.port = listener.addr.port;
-    this.#accepting = this.#accept();
+    this.#accepting = keepAccepting(listener, {
+      name: "door",
+      clock: this.#clock,
+      signal: this.#stop.signal,
+      onConn: (conn) => this.#admit(conn),
+    });
+    this.finished = this.#accepting.catch(async (err) => {
+      log.error("Door stopped accepting", { port: this.port, err });
+      await this.close();
+      throw err;
+    });
+    this.finished.catch(() => {});
     options.signal?.addEventListener("abort", () => void this.close(), { once: true });
   }
 
@@ -91,50 +143,111 @@ class RunningDoor implements Door {
     return { busy: this.#busy, connections: this.#conns.size, lastTrafficAt: this.#lastTrafficAt };
   }
 
-  async #accept(): Promise<void> {
-    try {
-      for await (const conn of this.#listener) {
-        conn.setNoDelay(true); // Nagle would hold each streamed piece of an answer for the caller's ACK
-        this.#conns.add(conn);
-        const task = this.#serve(conn)
-          .catch((err) => log.debug("Door connection ended", { err }))
-          .finally(() => {
-            closeQuietly(conn);
-            this.#conns.delete(conn);
-            this.#tasks.delete(task);
-            this.#changed(true);
-          });
-        this.#tasks.add(task);
+  get unproven(): number {
+    return this.#places.size;
+  }
+
+  /** Takes one connection; resolves once it holds its place (or was turned away), so a flood waits its turn. */
+  #admit(conn: Deno.TcpConn): Promise<void> {
+    conn.setNoDelay(true); // Nagle would hold each streamed piece of an answer for the caller's ACK
+    this.#conns.add(conn);
+    const placed = Promise.withResolvers<void>();
+    const task = this.#serve(conn, placed.resolve)
+      .catch((err) => log.debug("Door connection ended", { err }))
+      .finally(() => {
+        placed.resolve();
+        closeQuietly(conn);
+        this.#conns.delete(conn);
+        this.#tasks.delete(task);
+        this.#changed(true);
+      });
+    this.#tasks.add(task);
+    return placed.promise;
+  }
+
+  /**
+   * Serves one connection under its place and deadline. Who called is looked up beside the relay,
+   * not before it (reading /proc/net/tcp takes the kernel milliseconds): the place is taken once
+   * known, unless the caller proved itself first.
+   */
+  async #serve(conn: Deno.Conn, placed: () => void): Promise<void> {
+    const cut = new AbortController();
+    cut.signal.addEventListener("abort", () => closeQuietly(conn), { once: true });
+    let uid: number | undefined;
+    const deadline = new ProofDeadline(this.#clock, PROOF_DEADLINE_MS, () => {
+      log.debug("Door cut a connection that did not prove itself within 5 s", { uid });
+      cut.abort();
+    });
+    let done = false;
+    let place: UnprovenPlace | undefined;
+    const proven = () => {
+      done = true;
+      place?.release();
+      deadline.end();
+    };
+    const placing = peerOf(conn).then((peer) => {
+      uid = peer.uid;
+      if (done || cut.signal.aborted) return;
+      place = this.#places.take(placesKey(peer), () => cut.abort());
+      if (!place) {
+        log.debug("Door turned a connection away: other users hold every unproven place", { uid });
+        return cut.abort();
       }
-    } catch (err) {
-      if (!this.#stop.signal.aborted) log.error("Door stopped accepting", { err });
+      this.#options.onPlaces?.(this.#places.size);
+    }).finally(placed);
+    try {
+      await this.#relay(conn, cut, { proven, deadline });
+    } finally {
+      proven();
+      await placing;
     }
   }
 
-  async #serve(conn: Deno.Conn): Promise<void> {
+  /**
+   * Wakes the agent if need be, then relays the connection to it until either side ends. The
+   * caller's first bytes are read meanwhile, so one that hangs up before the agent is reached (a
+   * flood's) is let go at once, not held through the wake.
+   */
+  async #relay(
+    conn: Deno.Conn,
+    cut: AbortController,
+    proof: { proven: () => void; deadline: ProofDeadline },
+  ): Promise<void> {
     this.#lastTrafficAt = this.#clock.now();
     this.#waking++;
     this.#changed(true);
+    const first = readOnce(conn);
+    void first.then((bytes) => bytes === null && cut.abort());
     let upstream: Deno.Conn;
     try {
-      upstream = await this.#reach();
+      upstream = await this.#reach(cut.signal);
     } catch (err) {
       this.#waking--;
       this.#changed(false);
-      if (this.#stop.signal.aborted) return;
-      return await answerUnavailable(conn, err, this.#clock);
+      if (this.#stop.signal.aborted || cut.signal.aborted) return;
+      return await answerUnavailable(conn, err, this.#clock, first);
     }
     this.#waking--;
-    if (this.#stop.signal.aborted) return closeQuietly(upstream);
+    if (this.#stop.signal.aborted || cut.signal.aborted) return closeQuietly(upstream);
+    cut.signal.addEventListener("abort", () => closeQuietly(upstream), { once: true });
     this.#upstreams.add(upstream);
-    const tracker = trackHttpFraming();
+    const tracker = trackHttpFraming({
+      answered: (status, request) => {
+        if (provesCaller(status, request)) proof.proven();
+      },
+    });
+    const watch = () => proof.deadline.set(!tracker.owed);
     this.#trackers.add(tracker);
     this.#changed(false);
+    watch();
     try {
       // carries: the door relays HTTP bytes unread; the tracker sees only their framing.
       await Promise.all([
-        this.#pump(conn, upstream, (bytes) => tracker.fromClient(bytes), () => {}),
-        this.#pump(upstream, conn, (bytes) => tracker.fromServer(bytes), () => tracker.serverEnded()),
+        this.#pump(conn, upstream, { observe: (bytes) => (tracker.fromClient(bytes), watch()), first }),
+        this.#pump(upstream, conn, {
+          observe: (bytes) => (tracker.fromServer(bytes), watch()),
+          ended: () => (tracker.serverEnded(), watch()),
+        }),
       ]);
     } finally {
       this.#trackers.delete(tracker);
@@ -143,40 +256,56 @@ class RunningDoor implements Door {
     }
   }
 
-  async #reach(): Promise<Deno.Conn> {
-    const signal = this.#stop.signal;
+  /** The agent's socket, woken first if need be; rejects once the door stops or the caller is cut. */
+  async #reach(cut: AbortSignal): Promise<Deno.Conn> {
+    const signal = AbortSignal.any([this.#stop.signal, cut]);
     const path = await new Promise<string>((resolve, reject) => {
       const onStop = () =>
         reject(new LinkError("AGENT_NOT_RUNNING", "Cannot reach the agent: its door is closing"));
       signal.addEventListener("abort", onStop, { once: true });
-      this.#options.target(signal).then(resolve, reject).finally(() =>
+      // The wake goes on for the other callers waiting on it; only its door's end stops it.
+      this.#options.target(this.#stop.signal).then(resolve, reject).finally(() =>
         signal.removeEventListener("abort", onStop)
       );
     });
-    try {
-      return await Deno.connect({ transport: "unix", path });
-    } catch (err) {
-      throw new LinkError("AGENT_NOT_RUNNING", "Cannot reach the agent: nothing answers at its socket", {
-        cause: err,
-      });
+    // Out of descriptors (a flood at the limit), or the agent's socket full of connections it has
+    // yet to take, is waited out a moment rather than answered 503.
+    for (let wait = 10;; wait *= 2) {
+      try {
+        return await Deno.connect({ transport: "unix", path });
+      } catch (err) {
+        const passing = isOutOfDescriptors(err) || err instanceof Deno.errors.WouldBlock;
+        if (!passing || wait > 1_000) {
+          throw new LinkError("AGENT_NOT_RUNNING", "Cannot reach the agent: nothing answers at its socket", {
+            cause: err,
+          });
+        }
+        await this.#clock.sleep(wait, signal);
+      }
     }
   }
 
-  /** Copies one direction, telling the tracker first; an end is passed on as a half close. */
+  /**
+   * Copies one direction, telling the tracker first (`first`: bytes read already, or null at
+   * the end); an end is passed on as a half close.
+   */
   async #pump(
     from: Deno.Conn,
     to: Deno.Conn,
-    observe: (bytes: Uint8Array) => void,
-    ended: () => void,
+    how: {
+      observe: (bytes: Uint8Array) => void;
+      ended?: () => void;
+      first?: Promise<Uint8Array | null>;
+    },
   ): Promise<void> {
     const buf = new Uint8Array(32 * 1024);
+    const ended = how.ended ?? (() => {});
     try {
-      for (;;) {
-        const n = await from.read(buf);
-        if (n === null) break;
-        const bytes = buf.subarray(0, n);
+      for (let pending = how.first;; pending = undefined) {
+        const bytes = pending ? await pending : await readInto(from, buf);
+        if (bytes === null) break;
         this.#lastTrafficAt = this.#clock.now();
-        observe(bytes);
+        how.observe(bytes);
         this.#changed(false);
         await writeAll(to, bytes);
       }
@@ -206,11 +335,23 @@ class RunningDoor implements Door {
     this.#stop.abort();
     closeQuietly(this.#listener);
     for (const conn of [...this.#conns, ...this.#upstreams]) closeQuietly(conn);
-    await this.#accepting;
+    await this.#accepting.catch(() => {});
     while (this.#tasks.size > 0) await Promise.all([...this.#tasks]);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** One read of a caller's bytes, copied out; null once it ended or failed. */
+function readOnce(conn: Deno.Conn): Promise<Uint8Array | null> {
+  const buf = new Uint8Array(32 * 1024);
+  return conn.read(buf).then((n) => (n === null ? null : buf.slice(0, n)), () => null);
+}
+
+/** One read into `buf`, a view of what came; null at the end (an error is thrown). */
+async function readInto(conn: Deno.Conn, buf: Uint8Array): Promise<Uint8Array | null> {
+  const n = await conn.read(buf);
+  return n === null ? null : buf.subarray(0, n);
 }

@@ -19,5 +19,13 @@ export {
   type EndpointGuardOptions,
   PROOF_PATH,
 } from "./endpoint/endpoint_guard.ts";
+/** The endpoint's HTTP/1.1 server, telling each request's connection, so proofs bind to it (BRG-2). */
+export {
+  type EndpointConn,
+  type EndpointHandler,
+  type EndpointServer,
+  serveEndpoint,
+  type ServeEndpointOptions,
+} from "./endpoint/http1_server.ts";
 /** A held HTTP/1.1 connection, for callers that must keep one. */
 export { Http1Connection, readLines, readText } from "./endpoint/http1_client.ts";

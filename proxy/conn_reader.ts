@@ -28,11 +28,12 @@ export class ConnReader {
   /**
    * The next HTTP head, up to and including its blank line, as text (latin1). Null when the
    * connection ends before its first byte; throws when it ends mid-head or the head outgrows
-   * the buffer.
+   * the buffer. `started` is called once the head's first byte has come.
    */
-  async readHead(): Promise<string | null> {
+  async readHead(started: () => void = () => {}): Promise<string | null> {
     let skip = 0;
     while (true) {
+      if (this.buffered > 0) started();
       const found = this.#find(CRLF_CRLF, this.#start + skip);
       if (found >= 0) return this.#take(found + 4 - this.#start);
       skip = Math.max(0, this.buffered - 3);

@@ -151,5 +151,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
   403: "Forbidden",
   407: "Proxy Authentication Required",
+  408: "Request Timeout",
   502: "Bad Gateway",
+  503: "Service Unavailable",
 };

@@ -6,7 +6,14 @@
  * @module
  */
 /** Serves the proxy on a unix socket or a port of 127.0.0.1. */
-export { type ProxyServer, serveProxy, type ServeProxyOptions } from "./serve_proxy.ts";
+export {
+  PROXY_MAX_CONNECTIONS,
+  type ProxyServer,
+  serveProxy,
+  type ServeProxyOptions,
+} from "./serve_proxy.ts";
+/** How long a request's head may take, and a connection may wait for one, before the proxy lets it go. */
+export { HEAD_DEADLINE_MS, type HeadDeadlines, IDLE_DEADLINE_MS } from "./head_deadline.ts";
 /** What the proxy lets through, and that policy built from an agent's sandbox file. */
 export { ProxyPolicy, proxyPolicyFrom } from "./proxy_policy.ts";
 /** A hosted model's key the proxy adds, and its form on the role's stdin. */

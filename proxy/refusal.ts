@@ -10,7 +10,9 @@ export type RefusalReason =
   | "host-not-allowed"
   | "port-not-allowed"
   | "resolve-failed"
-  | "upstream-failed";
+  | "upstream-failed"
+  | "head-timeout"
+  | "too-many-connections";
 
 /** A refusal: why, what failed (never holding a secret), and what to do. */
 export interface Refusal {
@@ -31,6 +33,10 @@ export function refusalStatus(reason: RefusalReason, asProxy: boolean): number {
     case "resolve-failed":
     case "upstream-failed":
       return 502;
+    case "head-timeout":
+      return 408;
+    case "too-many-connections":
+      return 503;
     default:
       return 403;
   }

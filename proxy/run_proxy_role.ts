@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { announceReady, LinkError, logger, Secret } from "../core/base/mod.ts";
+import { announceReady, LinkError, logger, raiseFdLimit, Secret } from "../core/base/mod.ts";
 import { ProxyKeyInput } from "./proxy_key.ts";
 import { ProxyPolicy } from "./proxy_policy.ts";
 import { serveProxy } from "./serve_proxy.ts";
@@ -30,6 +30,7 @@ export type ProxyRoleInput = z.input<typeof ProxyRoleInput>;
  * `signal` aborts; returns the exit code.
  */
 export async function runProxyRole(args: readonly string[], signal: AbortSignal): Promise<number> {
+  log.debug("Descriptor limit", { ...raiseFdLimit() });
   let agent: string | undefined;
   try {
     agent = parseArgs({ args: [...args], options: { agent: { type: "string" } }, strict: true }).values.agent;

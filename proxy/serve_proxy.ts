@@ -1,9 +1,18 @@
 import { dirname } from "node:path";
 import { z } from "zod";
-import { closeQuietly, LinkError, logger, type Secret } from "../core/base/mod.ts";
+import {
+  type Clock,
+  closeQuietly,
+  keepAccepting,
+  LinkError,
+  logger,
+  type Secret,
+  SYSTEM_CLOCK,
+} from "../core/base/mod.ts";
 import type { Resolve } from "./check_target.ts";
 import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
 import { handleRequest, type RequestContext, writeRefusal } from "./handle_request.ts";
+import { HEAD_DEADLINE_MS, type HeadDeadlines, IDLE_DEADLINE_MS, readHeadInTime } from "./head_deadline.ts";
 import { parseRequestHead, type RequestHead } from "./http_head.ts";
 import type { ProxyKey } from "./proxy_key.ts";
 import { ProxyPolicy } from "./proxy_policy.ts";
@@ -36,9 +45,22 @@ export interface ServeProxyOptions {
   readonly localNetworks?: readonly string[];
   /** This machine's names; defaults to Deno.hostname(). */
   readonly machineNames?: readonly string[];
+  /** Callers' connections held at once (PROXY_MAX_CONNECTIONS unless told); one more is refused. */
+  readonly maxConnections?: number;
+  /** The deadlines of a request's head (HEAD_DEADLINE_MS and IDLE_DEADLINE_MS unless told). */
+  readonly headDeadlines?: Partial<HeadDeadlines>;
+  /** Time for the head deadlines and the waits after a failed accept; tests drive it. */
+  readonly clock?: Clock;
   /** Stops the proxy when aborted. */
   readonly signal?: AbortSignal;
 }
+
+/**
+ * Callers' connections one proxy holds at once. Each sandbox has a proxy of its own, so a sandbox
+ * that opens more (2,000 half-sent requests) is refused at its own proxy, and every other agent's
+ * proxy, even one in the same process, goes on.
+ */
+export const PROXY_MAX_CONNECTIONS = 256;
 
 /** A running proxy. */
 export interface ProxyServer extends AsyncDisposable {
@@ -69,7 +91,18 @@ export async function serveProxy(options: ServeProxyOptions): Promise<ProxyServe
   const addr = listener.addr as Deno.NetAddr | Deno.UnixAddr;
   const port = addr.transport === "tcp" ? addr.port : undefined;
   const conns = new Set<ByteConn>();
+  const callers = new Set<ByteConn>();
   const handlers = new Set<Promise<void>>();
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const limits: ConnectionLimits = {
+    clock,
+    deadlines: {
+      idleMs: options.headDeadlines?.idleMs ?? IDLE_DEADLINE_MS,
+      headMs: options.headDeadlines?.headMs ?? HEAD_DEADLINE_MS,
+    },
+  };
+  const maxConnections = options.maxConnections ?? PROXY_MAX_CONNECTIONS;
+  const overCap = { cap: maxConnections, refused: 0 };
   const context: RequestContext = {
     secret: options.secret,
     rules,
@@ -83,35 +116,54 @@ export async function serveProxy(options: ServeProxyOptions): Promise<ProxyServe
       return () => conns.delete(conn);
     },
   };
+  const stop = new AbortController();
   let closing: Promise<void> | undefined;
   function close(): Promise<void> {
     return closing ??= (async () => {
+      stop.abort();
       closeQuietly(listener);
       for (const conn of conns) closeQuietly(conn);
-      await accepting;
+      await accepting.catch(() => {});
       await Promise.allSettled([...handlers]);
       if (options.path) await Deno.remove(options.path).catch(() => {});
       log.info("Proxy stopped", { address: addr });
     })();
   }
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) {
-        const handler = serveConnection(conn, context).finally(() => handlers.delete(handler));
-        handlers.add(handler);
-      }
-    } catch (err) {
-      if (!(err instanceof Deno.errors.BadResource)) log.error("The proxy stopped accepting", { error: err });
-    }
-  })();
-  const finished = accepting.then(() => close());
+  const serve = (conn: Deno.Conn) => {
+    const full = callers.size >= maxConnections;
+    callers.add(conn);
+    const handler = (full ? refuseOverCap(conn, overCap) : serveConnection(conn, context, limits))
+      .finally(() => {
+        callers.delete(conn);
+        handlers.delete(handler);
+      });
+    handlers.add(handler);
+  };
+  // A failed accept (EMFILE) only pauses it.
+  const accepting = keepAccepting(listener, { name: "proxy", clock, signal: stop.signal, onConn: serve });
+  const finished = accepting.then(() => close(), async (err) => {
+    log.error("The proxy stopped accepting", { error: err });
+    await close();
+    throw err;
+  });
+  finished.catch(() => {});
   options.signal?.addEventListener("abort", () => void close(), { once: true });
   if (options.signal?.aborted) void close();
   log.info("Proxy listening", { address: addr });
   return { addr, port, finished, close, [Symbol.asyncDispose]: close };
 }
 
-async function serveConnection(conn: Deno.Conn, context: RequestContext): Promise<void> {
+/** The time a caller's heads are given. */
+interface ConnectionLimits {
+  clock: Clock;
+  deadlines: HeadDeadlines;
+}
+
+async function serveConnection(
+  conn: Deno.Conn,
+  context: RequestContext,
+  limits: ConnectionLimits,
+): Promise<void> {
   const forget = context.track(conn);
   sendPromptly(conn);
   const reader = new ConnReader(conn);
@@ -119,8 +171,15 @@ async function serveConnection(conn: Deno.Conn, context: RequestContext): Promis
     while (true) {
       let request: RequestHead;
       try {
-        const text = await reader.readHead();
-        if (text === null) return;
+        const text = await readHeadInTime(reader, limits.clock, limits.deadlines);
+        if (text === null || text === "idle") return;
+        if (text === "late") {
+          const seconds = limits.deadlines.headMs / 1000;
+          const message = `Cannot read the request: its head did not arrive within ${seconds} s`;
+          log.warn("Request refused", { reason: "head-timeout" });
+          await writeRefusal(conn, { reason: "head-timeout", message }, true);
+          return;
+        }
         request = parseRequestHead(text);
       } catch (err) {
         const message = `Cannot read the request: ${(err as Error).message}`;
@@ -133,6 +192,28 @@ async function serveConnection(conn: Deno.Conn, context: RequestContext): Promis
     log.debug("A connection ended early", { error: err });
   } finally {
     forget();
+    closeQuietly(conn);
+  }
+}
+
+/** Answers a caller past the cap at once, in the refusal's shape, and lets it go. */
+async function refuseOverCap(conn: Deno.Conn, overCap: { cap: number; refused: number }): Promise<void> {
+  // Once in a thousand in the log, not once per connection of a flood.
+  if (overCap.refused++ % 1000 === 0) {
+    log.warn("Request refused", {
+      reason: "too-many-connections",
+      cap: overCap.cap,
+      refused: overCap.refused,
+    });
+  }
+  const message =
+    `Cannot take the connection: the sandbox holds ${overCap.cap} connections to its proxy already`;
+  const hint = "Close some of the sandbox's connections, then try again";
+  try {
+    await writeRefusal(conn, { reason: "too-many-connections", message, hint }, true);
+  } catch {
+    // The caller went first.
+  } finally {
     closeQuietly(conn);
   }
 }

@@ -1,4 +1,5 @@
-import { LinkError } from "../../core/base/mod.ts";
+import { closeQuietly, LinkError, writeAll } from "../../core/base/mod.ts";
+import { type BodyFraming, Http1Malformed, Http1Reader } from "./http1_reader.ts";
 
 /** One HTTP/1.1 request to write on a connection we hold. */
 export interface Http1Request {
@@ -23,10 +24,11 @@ const encoder = new TextEncoder();
  */
 export class Http1Connection {
   #conn: Deno.Conn;
-  #buffer = new Uint8Array(0);
+  #reader: Http1Reader;
   #host: string;
   constructor(conn: Deno.Conn, host = "127.0.0.1") {
     this.#conn = conn;
+    this.#reader = new Http1Reader(conn);
     this.#host = host;
   }
 
@@ -35,50 +37,22 @@ export class Http1Connection {
     const lines = [`${req.method} ${req.path} HTTP/1.1`, `Host: ${this.#host}`, "Connection: keep-alive"];
     for (const [k, v] of Object.entries(req.headers)) lines.push(`${k}: ${v}`);
     if (body) lines.push(`Content-Length: ${body.length}`);
-    await this.#writeAll(encoder.encode(`${lines.join("\r\n")}\r\n\r\n`));
-    if (body) await this.#writeAll(body);
+    await writeAll(this.#conn, encoder.encode(`${lines.join("\r\n")}\r\n\r\n`));
+    if (body) await writeAll(this.#conn, body);
     return await this.#readResponse(req.method);
   }
 
   close(): void {
-    try {
-      this.#conn.close();
-    } catch { /* closed already */ }
-  }
-
-  async #writeAll(bytes: Uint8Array): Promise<void> {
-    let offset = 0;
-    while (offset < bytes.length) offset += await this.#conn.write(bytes.subarray(offset));
-  }
-
-  async #fill(): Promise<boolean> {
-    const chunk = new Uint8Array(65536);
-    const n = await this.#conn.read(chunk);
-    if (n === null) return false;
-    const next = new Uint8Array(this.#buffer.length + n);
-    next.set(this.#buffer);
-    next.set(chunk.subarray(0, n), this.#buffer.length);
-    this.#buffer = next;
-    return true;
-  }
-
-  async #readLine(): Promise<string> {
-    while (true) {
-      const nl = this.#buffer.indexOf(10);
-      if (nl >= 0) {
-        const line = new TextDecoder().decode(this.#buffer.subarray(0, nl)).replace(/\r$/, "");
-        this.#buffer = this.#buffer.subarray(nl + 1);
-        return line;
-      }
-      if (!(await this.#fill())) throw closed();
-    }
+    closeQuietly(this.#conn);
   }
 
   async #readResponse(method: string): Promise<Http1Response> {
     let status = 100;
     let headers = new Headers();
     while (status >= 100 && status < 200) {
-      const statusLine = await this.#readLine();
+      const lines = await this.#reader.readHead().catch(() => undefined);
+      if (!lines) throw closed();
+      const statusLine = lines[0]!;
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
       if (!match) {
         throw new LinkError(
@@ -88,7 +62,7 @@ export class Http1Connection {
       }
       status = Number(match[1]);
       headers = new Headers();
-      for (let line = await this.#readLine(); line !== ""; line = await this.#readLine()) {
+      for (const line of lines.slice(1)) {
         const colon = line.indexOf(":");
         if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
       }
@@ -98,41 +72,17 @@ export class Http1Connection {
   }
 
   async *#body(headers: Headers): AsyncIterable<Uint8Array> {
-    if (/chunked/i.test(headers.get("transfer-encoding") ?? "")) {
-      yield* this.#chunked();
-      return;
-    }
     const length = headers.get("content-length");
-    let left = length === null ? Infinity : Number(length);
-    while (left > 0) {
-      if (this.#buffer.length === 0 && !(await this.#fill())) {
-        if (left === Infinity) return;
-        throw closed();
-      }
-      const take = this.#buffer.subarray(0, Math.min(left, this.#buffer.length));
-      this.#buffer = this.#buffer.subarray(take.length);
-      left -= take.length;
-      yield take;
-    }
-  }
-
-  async *#chunked(): AsyncIterable<Uint8Array> {
-    while (true) {
-      const size = parseInt((await this.#readLine()).split(";")[0]!, 16);
-      if (Number.isNaN(size)) throw closed();
-      if (size === 0) {
-        while ((await this.#readLine()) !== "") { /* trailers */ }
-        return;
-      }
-      let left = size;
-      while (left > 0) {
-        if (this.#buffer.length === 0 && !(await this.#fill())) throw closed();
-        const take = this.#buffer.subarray(0, Math.min(left, this.#buffer.length));
-        this.#buffer = this.#buffer.subarray(take.length);
-        left -= take.length;
-        yield take;
-      }
-      await this.#readLine();
+    const framing: BodyFraming = /chunked/i.test(headers.get("transfer-encoding") ?? "")
+      ? { kind: "chunked" }
+      : length === null
+      ? { kind: "until-close" }
+      : { kind: "length", length: Number(length) };
+    try {
+      yield* this.#reader.body(framing);
+    } catch (err) {
+      if (err instanceof Http1Malformed) throw closed();
+      throw err;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { announceReady, decodeKey, logger, readStdinLine } from "../base/mod.ts";
-import { EndpointGuard, PROOF_PATH } from "../../connections/mod.ts";
+import { EndpointGuard, type EndpointHandler, PROOF_PATH, serveEndpoint } from "../../connections/mod.ts";
 
 const log = logger("mini");
 
@@ -21,15 +21,15 @@ const AcpRequest = z.looseObject({
  * The mini harness: a tiny harness that answers the endpoint contract (proof, session/new,
  * session/prompt with streamed updates), the reference for tests (ADP-16). It echoes.
  */
-export function miniHarnessHandler(input: HarnessInput): (req: Request) => Promise<Response> {
+export function miniHarnessHandler(input: HarnessInput): EndpointHandler {
   const keys = new Map(input.agents.map((a) => [a.id, decodeKey(a.key)]));
   const guard = new EndpointGuard({ keyFor: (id) => keys.get(id) });
-  return async (req) => {
+  return async (req, conn) => {
     const url = new URL(req.url, "http://endpoint");
-    if (req.method === "GET" && url.pathname === PROOF_PATH) return guard.answerProof(req);
+    if (req.method === "GET" && url.pathname === PROOF_PATH) return guard.answerProof(req, conn);
     if (req.method === "GET" && url.pathname === "/") return Response.json({ harness: "mini", ok: true });
     if (req.method !== "POST" || url.pathname !== "/acp") return new Response("Not found", { status: 404 });
-    const proved = guard.verify(req);
+    const proved = guard.verify(req, conn);
     if (!proved.ok) {
       return Response.json({
         error: { code: "unproven", message: `The caller did not prove the agent's key: ${proved.reason}` },
@@ -37,7 +37,7 @@ export function miniHarnessHandler(input: HarnessInput): (req: Request) => Promi
         status: 401,
       });
     }
-    const next = guard.nextChallenge(proved.agentId);
+    const next = guard.nextChallenge(proved.agentId, conn);
     const parsed = AcpRequest.safeParse(await req.json().catch(() => undefined));
     if (!parsed.success) {
       return Response.json({ error: { code: "invalid", message: "Not an ACP request" } }, {
@@ -89,11 +89,7 @@ export async function runMiniHarnessRole(args: string[], signal: AbortSignal): P
   const socket = args[args.indexOf("--socket") + 1];
   if (!socket || args.indexOf("--socket") < 0) throw new Error("lnk harness mini needs --socket <path>");
   const input = HarnessInput.parse(JSON.parse(await readStdinLine()));
-  await Deno.remove(socket).catch(() => {});
-  const server = Deno.serve(
-    { path: socket, transport: "unix", signal, onListen() {} },
-    miniHarnessHandler(input),
-  );
+  const server = await serveEndpoint({ path: socket, signal }, miniHarnessHandler(input));
   announceReady({ socket });
   await server.finished;
   return 0;

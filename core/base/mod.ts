@@ -19,6 +19,10 @@ export { atomicWrite, isTempName, readTextIfExists, readTextOrEmpty } from "./at
 export { readStdinLine } from "./stdin_line.ts";
 /** Closing what may be closed already, and writing every byte. */
 export { closeQuietly, writeAll } from "./conn_io.ts";
+/** An accept loop that outlives a failed accept (EMFILE), and ends only when stopped or its listener is gone. */
+export { keepAccepting, type KeepAcceptingOptions } from "./keep_accepting.ts";
+/** The limit on open descriptors, raised to the hard one by each role that serves. */
+export { type FdLimit, isOutOfDescriptors, raiseFdLimit, readFdLimit, setFdLimit } from "./fd_limit.ts";
 /** A byte stream read line by line. */
 export { LineReader } from "./line_reader.ts";
 /** An exclusive lock on a file, held until disposed; taken at once or waited for. */

@@ -80,7 +80,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
     await expectError(client, "refused");
   });
 
-  Deno.test(`${name} refuses a proof of another connection's challenge (BRG-2)`, async () => {
+  Deno.test(`attack: ${name} refuses a proof of another connection's challenge, which takes it (BRG-2)`, async () => {
     await using rig = await startRig(bridge);
     await using first = await RawClient.connect(rig.server.addr);
     await using second = await RawClient.connect(rig.server.addr);
@@ -88,6 +88,8 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
     await second.challenge();
     await second.write(stolen);
     await expectError(second, "unproven");
+    await first.write(stolen);
+    assert.equal(await first.readLine(), "proven");
   });
 
   Deno.test(`${name} answers a line that is no proof with the one error shape (U-11)`, async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tcpPeerUid } from "../../bridge/bridge_peer.ts";
+import { procPeerUid, tcpPeerUid } from "../../bridge/bridge_peer.ts";
 import { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();
@@ -13,7 +13,7 @@ Deno.test("tcpPeerUid() finds this process's own uid for its own connection", as
 });
 
 Deno.test({
-  name: "tcpPeerUid() finds another user's uid from /proc/net/tcp" +
+  name: "tcpPeerUid() and procPeerUid() find another user's uid, from the kernel and from /proc/net/tcp" +
     (OTHER_USERS ? ` [ignored: ${OTHER_USERS}]` : ""),
   ignore: OTHER_USERS !== undefined,
   async fn() {
@@ -21,5 +21,26 @@ Deno.test({
     await using _other = await OtherUserClient.start(65534, listener.addr.port);
     using conn = await listener.accept();
     assert.equal(await tcpPeerUid(conn.localAddr, conn.remoteAddr), 65534);
+    assert.equal(await procPeerUid(conn.localAddr, conn.remoteAddr), 65534);
   },
+});
+
+Deno.test("tcpPeerUid() and procPeerUid() answer a burst of lookups made at once, each for its own connection", async () => {
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const clients: Deno.TcpConn[] = [];
+  const accepted: Deno.TcpConn[] = [];
+  try {
+    for (let i = 0; i < 200; i++) {
+      clients.push(await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port }));
+      accepted.push(await listener.accept());
+    }
+    for (const lookUp of [tcpPeerUid, procPeerUid]) {
+      const uids = await Promise.all(accepted.map((c) => lookUp(c.localAddr, c.remoteAddr)));
+      assert.deepEqual(new Set(uids), new Set([Deno.uid()]));
+      const stranger = { ...accepted[0]!.remoteAddr, port: 1 };
+      assert.equal(await lookUp(accepted[0]!.localAddr, stranger), undefined);
+    }
+  } finally {
+    for (const conn of [...clients, ...accepted]) conn.close();
+  }
 });

@@ -207,3 +207,26 @@ Deno.test("trackHttpFraming() is not busy before any byte, nor once the agent's 
   tracker.serverEnded();
   assert.equal(tracker.busy, false);
 });
+
+Deno.test("trackHttpFraming() says when the agent owes an answer, and tells each final answer with its request", () => {
+  const answered: [number, string, string][] = [];
+  const tracker = trackHttpFraming({
+    answered: (status, req) => answered.push([status, req.method, req.target]),
+  });
+  const owed: boolean[] = [];
+  const step = (side: "client" | "server", text: string) => {
+    if (side === "client") tracker.fromClient(encoder.encode(text));
+    else tracker.fromServer(encoder.encode(text));
+    owed.push(tracker.owed);
+  };
+  step("client", "POST /acp HTTP/1.1\r\nContent-Length: 4\r\n\r\nab");
+  step("client", "cd");
+  step("server", "HTTP/1.1 100 Continue\r\n\r\n");
+  step("server", "HTTP/1.1 401 Unauthorized\r\nContent-Length: 2\r\n\r\nno");
+  step("client", "GET /_link/proof?x=1 HTTP/1.1\r\n\r\n");
+  step("server", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+  step("server", "0\r\n\r\n");
+  // The caller's time while its request comes; the agent's from its end to the answer's end.
+  assert.deepEqual(owed, [false, true, true, false, true, true, false]);
+  assert.deepEqual(answered, [[401, "POST", "/acp"], [200, "GET", "/_link/proof?x=1"]]);
+});

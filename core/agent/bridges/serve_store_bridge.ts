@@ -82,6 +82,7 @@ function closingStore(server: BridgeServer, store: AsyncDisposable, signal?: Abo
     get unproven() {
       return server.unproven;
     },
+    finished: server.finished,
     close,
     [Symbol.asyncDispose]: close,
   };

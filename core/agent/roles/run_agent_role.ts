@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { announceReady, LinkError, logger } from "../../base/mod.ts";
+import { announceReady, LinkError, logger, raiseFdLimit } from "../../base/mod.ts";
 import { type AgentContext, agentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
 import { loadSettings } from "../settings.ts";
@@ -26,6 +26,8 @@ export async function runAgentRole(
   signal: AbortSignal,
   options: AgentRoleOptions = {},
 ): Promise<number> {
+  // It serves the agent's proxy in this process.
+  log.debug("Descriptor limit", { ...raiseFdLimit() });
   const id = roleAgentId(args);
   const ctx = agentContext(options.env ?? Deno.env);
   const settings = await loadSettings(ctx.paths, id);

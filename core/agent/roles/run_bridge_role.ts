@@ -8,6 +8,7 @@ import {
   logger,
   parseDuration,
   PORT_TAKEN_EXIT,
+  raiseFdLimit,
 } from "../../base/mod.ts";
 import { loadAgentConfig } from "../agent_config.ts";
 import { serveStoreBridge, serveWayIn, storeDriverFor } from "../bridges/mod.ts";
@@ -15,7 +16,7 @@ import { agentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
 import { pickBackend, serviceNames } from "../services/mod.ts";
 import { type AgentSettings, loadSettings } from "../settings.ts";
-import { askHarnessBusy, firstServiceError, openAgentDoor } from "./door/mod.ts";
+import { askHarnessBusy, firstServiceError, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
 import { type InBridgeStarter, inBridgeStarter } from "./in_bridge_starter.ts";
 import { roleAgentId } from "./role_flags.ts";
 import { warmHarnessCode } from "./warm_harness.ts";
@@ -31,6 +32,7 @@ const log = logger("bridge");
  */
 export async function runBridgeRole(args: string[], signal: AbortSignal): Promise<number> {
   const id = roleAgentId(args);
+  log.debug("Descriptor limit", { ...raiseFdLimit() });
   const paths = new LinkPaths(homeFrom(Deno.env));
   const settings = await loadSettings(paths, id);
   const { spec } = await loadAgentConfig(paths, settings);
@@ -68,17 +70,22 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   }
   await using _door = door;
   const served = { agent: { id, owner: settings.owner }, key, paths };
-  await using _store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
-  await using _wayIn = await serveWayIn(served);
+  await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
+  await using wayIn = await serveWayIn(served);
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
   // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
   await door.wake();
   announceReady({ port, state: door.state });
   warmHarnessCode(Deno.env.toObject());
-  if (!signal.aborted) {
-    await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-  }
+  // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
+  // that looks alive with no door.
+  await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
   return 0;
+}
+
+function stoppedBy(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { logger } from "../../base/mod.ts";
-import { EndpointGuard, PROOF_PATH } from "../../../connections/mod.ts";
+import { EndpointGuard, type EndpointHandler, PROOF_PATH } from "../../../connections/mod.ts";
 import type { Clock } from "../../base/mod.ts";
 import { AcpRequest, errorResponse } from "./acp_request.ts";
 import { acpRoute } from "./acp_route.ts";
@@ -12,18 +12,18 @@ const log = logger("harness");
 /**
  * Link Harness's endpoint (ARCHITECTURE.md section 5, U-1): the proof route, ACP over `POST
  * /acp` with streamed answers, `/_link/recover`, and `/_link/busy` for the bridge (PRC-10). Every request but the proof proves the
- * caller holds the agent's key; one for an agent this process does not run is refused before any
- * model call (ADP-4).
+ * caller holds the agent's key, with a challenge handed out on the same connection (BRG-2); one for
+ * an agent this process does not run is refused before any model call (ADP-4).
  */
 export function harnessHandler(
   agents: readonly ServedAgent[],
   options: { clock?: Clock; guard?: EndpointGuard } = {},
-): (req: Request) => Promise<Response> {
+): EndpointHandler {
   const byId = new Map(agents.map((a) => [a.turns.agent.id, a]));
   // Given when the endpoint answered proofs before its agents were loaded: the challenges it handed out hold.
   const guard = options.guard ??
     new EndpointGuard({ keyFor: (id) => byId.get(id)?.key, clock: options.clock });
-  return async (raw) => {
+  return async (raw, conn) => {
     const url = new URL(raw.url, "http://endpoint");
     if (raw.method === "GET" && url.pathname === "/") return Response.json({ harness: "link", ok: true });
     const served = agentFor(agents, raw);
@@ -35,18 +35,18 @@ export function harnessHandler(
     }
     const req = raw;
     const named = withAgentId(raw, served.turns.agent.id);
-    if (req.method === "GET" && url.pathname === PROOF_PATH) return guard.answerProof(named);
+    if (req.method === "GET" && url.pathname === PROOF_PATH) return guard.answerProof(named, conn);
     const known = url.pathname === "/acp" || url.pathname === RECOVER_PATH ||
       url.pathname === RECOVER_ACK_PATH || url.pathname === BUSY_PATH;
     if (!known) return new Response("Not found", { status: 404 });
-    const proved = guard.verify(named);
+    const proved = guard.verify(named, conn);
     if (!proved.ok) {
       return errorResponse(401, {
         code: "unproven",
         message: `The caller did not prove the agent's key: ${proved.reason}`,
       }, {});
     }
-    const next = guard.nextChallenge(proved.agentId);
+    const next = guard.nextChallenge(proved.agentId, conn);
     // An answer that takes long holds its caller's next challenge until it ends.
     const hold = () => guard.hold(next["Link-Challenge"]!);
     try {

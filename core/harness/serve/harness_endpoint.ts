@@ -1,11 +1,17 @@
 import type { AgentKey, Clock } from "../../base/mod.ts";
-import { EndpointGuard, PROOF_PATH } from "../../../connections/mod.ts";
+import {
+  type EndpointConn,
+  EndpointGuard,
+  type EndpointHandler,
+  PROOF_PATH,
+  serveEndpoint,
+} from "../../../connections/mod.ts";
 import type { ServedAgent } from "../endpoint/served_agent.ts";
 import type { AgentTurns } from "../turns/agent_turns.ts";
 import type { TurnAgent } from "../turns/turn_agent.ts";
 import type { AgentHead } from "./served_heads.ts";
 
-type Handler = (req: Request) => Promise<Response>;
+type Handler = EndpointHandler;
 
 /** Link Harness's endpoint, listening on its socket from before its agents are loaded. */
 export interface HarnessEndpoint extends AsyncDisposable {
@@ -46,26 +52,23 @@ export async function openHarnessEndpoint(options: HarnessEndpointOptions): Prom
   full.promise.catch(() => {});
   let ready: Handler | undefined;
   let served: ServedAgent[] = [];
-  const handler: Handler = async (req) => {
-    if (ready) return await ready(req);
+  const handler: Handler = async (req, conn) => {
+    if (ready) return await ready(req, conn);
     const url = new URL(req.url, "http://endpoint");
     if (req.method === "GET" && url.pathname === "/") return Response.json({ harness: "link", ok: true });
-    if (req.method === "GET" && url.pathname === PROOF_PATH) return answerProof(guard, options.agents, req);
+    if (req.method === "GET" && url.pathname === PROOF_PATH) {
+      return answerProof(guard, options.agents, req, conn);
+    }
     try {
-      return await (await full.promise)(req);
+      return await (await full.promise)(req, conn);
     } catch (err) {
       return Response.json({
         error: { code: "failed", message: `the harness failed: ${err instanceof Error ? err.message : err}` },
       }, { status: 500 });
     }
   };
-  await Deno.remove(options.socket).catch(() => {});
-  const listening = Promise.withResolvers<void>();
-  const server = Deno.serve(
-    { path: options.socket, transport: "unix", onListen: () => listening.resolve() },
-    handler,
-  );
-  await listening.promise;
+  // Served connection by connection, so each challenge holds on the connection it was given on (BRG-2).
+  const server = await serveEndpoint({ path: options.socket }, handler);
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
     stopping ??= (async () => {
@@ -106,7 +109,12 @@ export async function openHarnessEndpoint(options: HarnessEndpointOptions): Prom
  * `GET /_link/proof` before the agents are loaded, as the full endpoint answers it: for the agent
  * the request names by ID, else by name when only one has it, else the first (ADP-4, ADP-5).
  */
-function answerProof(guard: EndpointGuard, agents: readonly AgentHead[], req: Request): Response {
+function answerProof(
+  guard: EndpointGuard,
+  agents: readonly AgentHead[],
+  req: Request,
+  conn: EndpointConn,
+): Response {
   const id = req.headers.get("link-agent-id");
   const name = req.headers.get("link-agent");
   const named = name ? agents.filter((a) => a.name === name) : [];
@@ -120,8 +128,8 @@ function answerProof(guard: EndpointGuard, agents: readonly AgentHead[], req: Re
       error: { code: "refused", message: "This endpoint does not answer for that agent" },
     }, { status: 403 });
   }
-  if (req.headers.get("link-agent-id") === agent.id) return guard.answerProof(req);
+  if (req.headers.get("link-agent-id") === agent.id) return guard.answerProof(req, conn);
   const headers = new Headers(req.headers);
   headers.set("link-agent-id", agent.id);
-  return guard.answerProof(new Request(req.url, { headers }));
+  return guard.answerProof(new Request(req.url, { headers }), conn);
 }

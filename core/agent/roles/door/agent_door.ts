@@ -27,6 +27,8 @@ export interface AgentDoor extends AsyncDisposable {
   readonly port: number;
   readonly state: WakeState;
   readonly activity: DoorActivity;
+  /** Rejects with why when the door stopped accepting on its own (see Door.finished). */
+  readonly finished: Promise<void>;
   /** Resolves at the agent's next change of state. */
   changed(): Promise<void>;
   /**
@@ -80,6 +82,7 @@ export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoo
     get activity() {
       return opened.activity;
     },
+    finished: opened.finished,
     changed: () => waker.changed(),
     wake: () => waker.wake(),
     async [Symbol.asyncDispose]() {

@@ -18,3 +18,5 @@ export { askHarnessBusy, HarnessBusy } from "./harness_busy.ts";
 export { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
 /** A failed start, said with the role's own reason from its log. */
 export { firstLoggedError, firstServiceError, type LoggedError, serviceFailure } from "./service_failure.ts";
+/** Rejects when a door or bridge stops accepting on its own, so its role ends with why. */
+export { stoppedAccepting } from "./stopped_accepting.ts";

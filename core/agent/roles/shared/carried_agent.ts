@@ -8,7 +8,13 @@ import { readKey } from "../../keyring.ts";
 import { layoutOf } from "../../layout.ts";
 import { pickBackend } from "../../services/mod.ts";
 import { type AgentSettings, loadSettings } from "../../settings.ts";
-import { type AgentDoor, type AgentStarter, askHarnessBusy, openAgentDoor } from "../door/mod.ts";
+import {
+  type AgentDoor,
+  type AgentStarter,
+  askHarnessBusy,
+  openAgentDoor,
+  stoppedAccepting,
+} from "../door/mod.ts";
 import { inBridgeStarter } from "../in_bridge_starter.ts";
 import { firstAgentError } from "./first_agent_error.ts";
 
@@ -29,6 +35,8 @@ export interface CarriedAgent extends AsyncDisposable {
   refreshZone(): Promise<boolean>;
   /** Closes its door and bridges, then stops its agent service: the agent is off the bridge. */
   drop(): Promise<void>;
+  /** Rejects with why when its door or one of its bridges stops accepting on its own. */
+  readonly failed: Promise<never>;
 }
 
 /** What carrying an agent needs besides its ID. */
@@ -73,7 +81,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     askHarness: () => askHarnessBusy(socket, caller),
     clock: options.clock,
   });
-  const held: AsyncDisposable[] = [door];
+  const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
   let released: Promise<void> | undefined;
   const release = () =>
     released ??= (async () => {
@@ -119,6 +127,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
       }
     },
     drop,
+    failed: stoppedAccepting(...held),
     // The bridge stopping: the harness it runs ends with it, as with the agent's own bridge.
     [Symbol.asyncDispose]: () => dropping ?? release(),
   };

@@ -1,4 +1,4 @@
-import { announceReady, logger, parseDuration } from "../../../base/mod.ts";
+import { announceReady, logger, parseDuration, raiseFdLimit } from "../../../base/mod.ts";
 import { agentContext } from "../../context.ts";
 import { LINGER_MS } from "./linger.ts";
 import { serveBridgesControl } from "./serve_bridges_control.ts";
@@ -18,6 +18,7 @@ const log = logger("bridges");
  * `LNK_BRIDGES_LINGER` (a duration) shortens the linger; only tests set it.
  */
 export async function runBridgesRole(_args: string[], signal: AbortSignal): Promise<number> {
+  log.debug("Descriptor limit", { ...raiseFdLimit() });
   const ctx = agentContext(Deno.env);
   const linger = Deno.env.get("LNK_BRIDGES_LINGER");
   const lingerMs = linger ? parseDuration(linger) : LINGER_MS;
@@ -38,6 +39,7 @@ export async function runBridgesRole(_args: string[], signal: AbortSignal): Prom
     warmHarnessCode(Deno.env.toObject());
     const why = await Promise.race([
       bridge.ended.then(() => "linger" as const),
+      bridge.broken,
       new Promise<"stopped">((resolve) => {
         if (signal.aborted) resolve("stopped");
         signal.addEventListener("abort", () => resolve("stopped"), { once: true });

@@ -38,6 +38,7 @@ export class SharedBridge implements AsyncDisposable {
   #ending = false;
   #closed = false;
   #ended = Promise.withResolvers<void>();
+  #broken = withHandled(Promise.withResolvers<never>());
   #linger: Linger;
   #runners: RunnerPool;
   #watch: AgentsWatch;
@@ -71,6 +72,14 @@ export class SharedBridge implements AsyncDisposable {
   /** Resolves once the bridge has had no agent for its whole linger: it should end. */
   get ended(): Promise<void> {
     return this.#ended.promise;
+  }
+
+  /**
+   * Rejects with why once a carried agent's door or bridge stopped accepting on its own: the
+   * shared bridge then ends with that reason rather than carry an agent no one can reach.
+   */
+  get broken(): Promise<never> {
+    return this.#broken.promise;
   }
 
   /** What it carries now, its runners, and whether it lingers. */
@@ -157,7 +166,9 @@ export class SharedBridge implements AsyncDisposable {
       }
       if (this.#failed.get(id)?.start === start && id !== retry) continue;
       try {
-        this.#carried.set(id, await carryAgent(id, start, this.#o));
+        const carried = await carryAgent(id, start, this.#o);
+        carried.failed.catch((err) => this.#broken.reject(err));
+        this.#carried.set(id, carried);
         this.#failed.delete(id);
       } catch (err) {
         this.#failed.set(id, { start, error: bridgesError(err) });
@@ -210,4 +221,10 @@ function bridgesError(err: unknown): BridgesError {
   return e.hint === undefined
     ? { code: e.code, message: e.message }
     : { code: e.code, message: e.message, hint: e.hint };
+}
+
+/** Resolvers whose promise never counts as unhandled: whoever awaits it still gets the rejection. */
+function withHandled<T>(resolvers: PromiseWithResolvers<T>): PromiseWithResolvers<T> {
+  resolvers.promise.catch(() => {});
+  return resolvers;
 }

@@ -8,7 +8,12 @@ import {
   type IdleCheck,
   openAgentDoor,
 } from "../../../../core/agent/roles/door/mod.ts";
-import type { AskCaller } from "../../../../connections/mod.ts";
+import {
+  type AskCaller,
+  type EndpointHandler,
+  type EndpointServer,
+  serveEndpoint,
+} from "../../../../connections/mod.ts";
 import type { FakeClock } from "../../../support/mod.ts";
 
 export const IDLE_AFTER_MS = 5 * 60_000;
@@ -46,10 +51,10 @@ export class InProcessAgent implements AgentStarter {
   starts = 0;
   stops = 0;
   #socket: string;
-  #handler: (req: Request) => Response | Promise<Response>;
-  #server: Deno.HttpServer | undefined;
+  #handler: EndpointHandler;
+  #server: EndpointServer | undefined;
 
-  constructor(socket: string, handler: (req: Request) => Response | Promise<Response>) {
+  constructor(socket: string, handler: EndpointHandler) {
     this.#socket = socket;
     this.#handler = handler;
   }
@@ -59,13 +64,7 @@ export class InProcessAgent implements AgentStarter {
   }
 
   async start(): Promise<void> {
-    await Deno.remove(this.#socket).catch(() => {});
-    const listening = Promise.withResolvers<void>();
-    this.#server = Deno.serve(
-      { path: this.#socket, transport: "unix", onListen: () => listening.resolve() },
-      this.#handler,
-    );
-    await listening.promise;
+    this.#server = await serveEndpoint({ path: this.#socket }, this.#handler);
     this.starts++;
   }
 
@@ -110,9 +109,10 @@ export function miniAgent(
   id: string,
   key: AgentKey,
   stalled: StalledAnswer,
-): (req: Request) => Promise<Response> {
+): EndpointHandler {
   const mini = miniHarnessHandler({ agents: [{ id, name: "work", key: encodeKey(key) }] });
-  return async (req) => new URL(req.url).pathname === "/stall" ? stalled.respond() : await mini(req);
+  return async (req, conn) =>
+    new URL(req.url).pathname === "/stall" ? stalled.respond() : await mini(req, conn);
 }
 
 /** A door in this process over an agent in this process, on a fake clock, started awake unless told. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { encodeKey, newAgentKey } from "../../../../core/base/mod.ts";
-import { openEndpoint } from "../../../../connections/mod.ts";
+import { encodeKey, makeProof, newAgentKey, newChallenge } from "../../../../core/base/mod.ts";
+import { Http1Connection, openEndpoint, readText } from "../../../../connections/mod.ts";
 import { openHarnessEndpoint } from "../../../../core/harness/serve/harness_endpoint.ts";
 import { servedHeads } from "../../../../core/harness/serve/served_heads.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
@@ -64,6 +64,66 @@ Deno.test("openHarnessEndpoint() answers a call held for agents that could not b
       status: 500,
       body: { error: { code: "failed", message: "the harness failed: its store cannot be opened" } },
     });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("attack: Link Harness's endpoint refuses a challenge handed out on another connection, and takes it on its own (BRG-2)", async () => {
+  await using model = await serveFakeModel();
+  const dir = await Deno.makeTempDir({ prefix: "lnk-endpoint-" });
+  const socket = join(dir, "endpoint.sock");
+  const connect = async () => new Http1Connection(await Deno.connect({ transport: "unix", path: socket }));
+  try {
+    const agent = fixtureAgent(model, dir, { tools: "none" });
+    const key = newAgentKey();
+    await using endpoint = await openHarnessEndpoint({
+      socket,
+      agents: [{ id: agent.id, name: agent.name, key }],
+    });
+    const asked = await connect();
+    const thief = await connect();
+    try {
+      const proof = await asked.request({
+        method: "GET",
+        path: "/_link/proof",
+        headers: { "Link-Agent-Id": agent.id, "Link-Challenge": newChallenge() },
+      });
+      await readText(proof.body);
+      const challenge = proof.headers.get("link-challenge")!;
+      const call = (http: Http1Connection) =>
+        http.request({
+          method: "POST",
+          path: "/acp",
+          headers: {
+            "Link-Agent-Id": agent.id,
+            "Link-Proof": `${challenge} ${makeProof(key, "link-caller-v1", challenge, agent.id)}`,
+          },
+          body: JSON.stringify(SESSION_NEW),
+        });
+      // Sent before the agents are loaded, judged once they are.
+      const stolen = call(thief);
+      await endpoint.serve([{ agent, key }]);
+      const refused = await stolen;
+      assert.deepEqual({ status: refused.status, body: JSON.parse(await readText(refused.body)) }, {
+        status: 401,
+        body: {
+          error: {
+            code: "unproven",
+            message:
+              "The caller did not prove the agent's key: the challenge was given on another connection",
+          },
+        },
+      });
+      const taken = await call(asked);
+      assert.deepEqual({ status: taken.status, body: JSON.parse(await readText(taken.body)) }, {
+        status: 200,
+        body: { jsonrpc: "2.0", id: 1, result: { sessionId: "link:main" } },
+      });
+    } finally {
+      asked.close();
+      thief.close();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
