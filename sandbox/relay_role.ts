@@ -2,6 +2,7 @@ import { announceReady, logger, roleArgv } from "../core/base/mod.ts";
 import { parseRelayArgs } from "./relay_rule.ts";
 import { type Relay, serveRelay } from "./relay.ts";
 import { ConfinedSpawner, type SpawnedChild } from "./confined_spawner.ts";
+import { execScoped } from "./exec_scoped.ts";
 
 const log = logger("relay");
 
@@ -45,6 +46,8 @@ export async function runRelayRole(
     }
     const own = ownRole(command, options);
     if (own) return await own.load().then((role) => role(own.args, signal ?? new AbortController().signal));
+    // Relaying nothing, the launcher has nothing left to do: the program takes its place.
+    if (relays.length === 0) return cannotRun(command, execScoped(command));
     return await runChild(command, signal);
   } finally {
     await Promise.all(relays.map((r) => r[Symbol.asyncDispose]()));
@@ -94,8 +97,7 @@ async function runChild(command: readonly string[], signal?: AbortSignal): Promi
       child = await spawner.spawn(program!, { args: rest, stdin: "inherit" });
     } catch (err) {
       if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
-      log.error("Cannot run the command in the sandbox: it is not there or not a program", { program });
-      return err instanceof Deno.errors.NotFound ? 127 : 126;
+      return cannotRun(command, err instanceof Deno.errors.NotFound ? 127 : 126);
     }
     if (signal?.aborted) pending ??= "SIGTERM";
     if (pending) pass(pending);
@@ -105,6 +107,14 @@ async function runChild(command: readonly string[], signal?: AbortSignal): Promi
     signal?.removeEventListener("abort", onAbort);
     for (const [sig, forward] of handlers) Deno.removeSignalListener(sig, forward);
   }
+}
+
+/** Says a command could not be run, and returns the shell's code for it (127 not there, 126 not a program). */
+function cannotRun(command: readonly string[], code: number): number {
+  log.error("Cannot run the command in the sandbox: it is not there or not a program", {
+    program: command[0],
+  });
+  return code;
 }
 
 function aborted(signal?: AbortSignal): Promise<void> {

@@ -125,3 +125,23 @@ sandboxTest("attack: read the caller's descriptors through its own 0, 1 and 2", 
   assert.equal(out, "pipe:\npipe:\n/dev/null\n");
   assert.equal((await sandbox.status).code, 0);
 });
+
+/** A relay rule that keeps Link's launcher running beside the program (it relays for it). */
+const KEEP_LAUNCHER = (fx: { netDir: string }) => ({
+  relays: [{ kind: "tcp-to-unix" as const, port: 3128, socket: join(fx.netDir, "proxy.sock") }],
+});
+
+attack(
+  "ptrace or stop Link's launcher while it relays for the program (its own parent)",
+  () => `${ATTACH("$PPID")}; kill -STOP $PPID 2>/dev/null && echo stopped || echo refused`,
+  "refused\nrefused\n",
+  KEEP_LAUNCHER,
+);
+
+for (const [how, options] of [["relaying nothing", () => ({})], ["beside relays", KEEP_LAUNCHER]] as const) {
+  sandboxTest(`the launcher says 127 for a program that is not there, ${how}`, async () => {
+    await using fx = await agentFixture();
+    const r = await runPlan(await fx.plan(["/no/such/program"], options(fx)));
+    assert.equal(r.code, 127);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Replaces this process with `command`, run from a Landlock domain of its own: the fast way for
+ * the sandbox's launcher to start a program when it relays nothing (it has nothing left to do, so
+ * nothing of it needs to outlive the exec). The domain refuses device nodes and scopes ptrace,
+ * signals and abstract sockets to itself, as ConfinedSpawner.scoped() does for a program started
+ * beside relays (the worker there holds its own copy of these few lines: it imports nothing).
+ * Returns only when the exec failed: 127 when the program is not there, 126 when it cannot run.
+ */
+export function execScoped(command: readonly string[]): number {
+  const libc = Deno.dlopen("libc.so.6", {
+    create: { name: "syscall", parameters: ["i64", "pointer", "usize", "u32"], result: "i64" },
+    restrict: { name: "syscall", parameters: ["i64", "i64", "u32"], result: "i64" },
+    prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
+    execvp: { parameters: ["buffer", "buffer"], result: "i32" },
+    __errno_location: { parameters: [], result: "pointer" },
+  });
+  const errno = () => new Deno.UnsafePointerView(libc.symbols.__errno_location()!).getInt32();
+  const abi = Number(libc.symbols.create(444n, null, 0n, 1));
+  if (abi < 1) throw new Error(`Landlock is not available here (errno ${errno()})`);
+  const DEVICES = (1n << 6n) | (1n << 11n); // MAKE_CHAR, MAKE_BLOCK: handled, never granted
+  const attr = new BigUint64Array([DEVICES, 0n, abi >= 6 ? 0b11n : 0n]);
+  const ruleset = libc.symbols.create(444n, Deno.UnsafePointer.of(attr), abi >= 6 ? 24n : 8n, 0);
+  if (ruleset < 0n) throw new Error(`Cannot make a Landlock ruleset (errno ${errno()})`);
+  if (libc.symbols.prctl(38, 1n, 0n, 0n, 0n) !== 0) {
+    throw new Error(`Cannot set no_new_privs (errno ${errno()})`);
+  }
+  if (libc.symbols.restrict(446n, ruleset, 0) < 0n) {
+    throw new Error(`Cannot enter the domain (errno ${errno()})`);
+  }
+  const strings = command.map((word) => new TextEncoder().encode(`${word}\0`));
+  const argv = new BigUint64Array(strings.length + 1);
+  strings.forEach((s, i) => (argv[i] = BigInt(Deno.UnsafePointer.value(Deno.UnsafePointer.of(s)))));
+  libc.symbols.execvp(strings[0]!, new Uint8Array(argv.buffer));
+  const code = errno();
+  return code === 2 ? 127 : 126; // ENOENT, else EACCES and the rest
+}
