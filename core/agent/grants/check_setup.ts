@@ -59,6 +59,20 @@ export class CheckSetup implements AsyncDisposable {
     return (await Deno.readTextFile(target.outside).catch(() => "")) === target.token;
   }
 
+  /**
+   * A repository of its own in `dir` (a folder holding `.git/config`), made before the sandbox
+   * starts so the start keeps its protected places; undefined when `dir` is none. Removed whole.
+   */
+  async repository(dir: string): Promise<string | undefined> {
+    if (!(await isDir(dir))) return undefined;
+    const repo = join(dir, `.lnk-check-r-${this.#tag}`);
+    await Deno.mkdir(join(repo, ".git", "hooks"), { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(join(repo, ".git", "config"), "[core]\n\tbare = false\n", { mode: 0o600 });
+    await Deno.writeTextFile(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n", { mode: 0o600 });
+    this.#made.push(repo);
+    return repo;
+  }
+
   /** A port of this machine that nothing granted names: a listener on `hostname`, port 0. */
   listen(hostname: string): number {
     const listener = Deno.listen({ hostname, port: 0 });
@@ -79,7 +93,7 @@ export class CheckSetup implements AsyncDisposable {
       } catch { /* closed */ }
     }
     await Promise.all(this.#accepting);
-    for (const path of this.#made) await Deno.remove(path).catch(() => {});
+    for (const path of this.#made) await Deno.remove(path, { recursive: true }).catch(() => {});
   }
 }
 

@@ -6,7 +6,8 @@ import { CheckSetup } from "./check_setup.ts";
 import { planFileChecks, toolsChatsCheck } from "./file_checks.ts";
 import { planConfinementChecks } from "./confinement_checks.ts";
 import { planProcessChecks } from "./process_checks.ts";
-import type { HarnessPolicy } from "./harness_policy.ts";
+import { protectedCheck, protectedCheckPlace } from "./protected_check.ts";
+import { type HarnessPolicy, harnessPolicy } from "./harness_policy.ts";
 import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
 import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
 import type { CheckRow, PlannedCheck } from "./planned_check.ts";
@@ -57,6 +58,9 @@ export async function harnessCheck(
     });
   let rows: CheckRow[];
   let policy: HarnessPolicy;
+  // Made before the start, which keeps the protected places of the repositories it finds.
+  const place = protectedCheckPlace(await harnessPolicy(ctx, agent), ctx.paths.home);
+  const repo = place === undefined ? undefined : await setup.repository(place);
   {
     await using sandbox = await start("harness");
     policy = sandbox.policy;
@@ -65,6 +69,7 @@ export async function harnessCheck(
       ...await planFileChecks(setup, ctx.paths, policy, others),
       ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
       ...await planConfinementChecks(setup, policy, sandbox.process),
+      await protectedCheck(setup, repo),
     ]);
   }
   // Link Harness writes chats/ itself; its tools and run's commands, in their own sandboxes, never do.

@@ -11,6 +11,8 @@ export const Probe = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("read"), path: z.string() }),
   /** Creates a new file holding `token`. */
   z.strictObject({ kind: z.literal("write"), path: z.string(), token: z.string() }),
+  /** Opens an existing file for writing, and closes it again having written nothing. */
+  z.strictObject({ kind: z.literal("open-write"), path: z.string() }),
   /** Opens TCP to host:port, ignoring any proxy. */
   z.strictObject({ kind: z.literal("connect"), host: z.string(), port: z.number().int() }),
   /** Connects to a unix socket. */

@@ -35,6 +35,9 @@ async function runProbe(probe: Probe, options: RunProbesOptions): Promise<ProbeA
     case "write":
       await Deno.writeTextFile(probe.path, probe.token, { createNew: true });
       return { done: true, detail: "written" };
+    case "open-write":
+      (await Deno.open(probe.path, { write: true })).close();
+      return { done: true, detail: "opened for writing" };
     case "connect": {
       const conn = await timed(
         options,

@@ -98,6 +98,7 @@ sandboxTest(
       ["browser, X11 and D-Bus sockets", "none reachable", "none reachable (7 tried)", true],
       ["model key (OPENROUTER_API_KEY)", "none set", "not set inside", true],
       ...CONFINEMENT,
+      ["protected places (.git/config, .git/hooks, .vscode)", "read-only", "read-only", true],
       ["chats/ (as its tools and run's commands see it)", "read-only", "read-only", true],
     ]);
     const lan = check.rows.filter((r) => /your network/.test(r.check));
@@ -251,6 +252,7 @@ sandboxTest(
       ...(heldBy("pids") ? [] : ["processes, all its tasks together ([limits] processes)"]),
       ...(heldBy("memory") ? [] : ["memory, all its processes together ([limits] memory)"]),
       "the size of one file ([limits] file_size)",
+      "protected places (.git/config, .git/hooks, .vscode)",
       "chats/ (as its tools and run's commands see it)",
     ]);
     assert.equal(check.ok, false);
