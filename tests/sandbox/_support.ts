@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { LinkPaths, roleArgv } from "../../core/base/mod.ts";
 import {
   type FoldersMode,
@@ -261,4 +262,46 @@ export function attack(
     const r = await fx.sh(script(fx), typeof options === "function" ? options(fx) : options);
     assert.equal(r.stdout, typeof expected === "function" ? expected(fx) : expected, r.stderr);
   });
+}
+
+/** A sandbox started by a child process of the test (_orphan_entry.ts), ready, its holders reachable. */
+export interface OrphanSandbox extends AsyncDisposable {
+  /** The child process that started the sandbox: kill it to see the sandbox die with it. */
+  readonly parent: Deno.ChildProcess;
+  /** The FIFO the program and a daemon of its own hold open: it ends once every one is gone. */
+  readonly out: ReadableStreamDefaultReader<string>;
+}
+
+/**
+ * Starts _orphan_entry.ts, whose sandbox's program and a daemon of its own sleep for ever holding
+ * a FIFO in its home, and waits for the program's "ready" on it.
+ */
+export async function orphanSandbox(): Promise<OrphanSandbox> {
+  const home = await Deno.makeTempDir({ prefix: "lnk-orphan-" });
+  await Deno.mkdir(`${home}/harness`, { mode: 0o700 });
+  const made = await new Deno.Command("mkfifo", { args: ["-m", "0600", `${home}/harness/out`] }).output();
+  assert.ok(made.success);
+  const entry = fileURLToPath(new URL("./_orphan_entry.ts", import.meta.url));
+  const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
+  const parent = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--cached-only", "--config", config, entry, home],
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const fifo = await Deno.open(`${home}/harness/out`, { read: true });
+  const out = fifo.readable.pipeThrough(new TextDecoderStream()).getReader();
+  assert.equal((await out.read()).value, "ready\n");
+  return {
+    parent,
+    out,
+    async [Symbol.asyncDispose]() {
+      try {
+        parent.kill("SIGKILL");
+      } catch { /* gone already */ }
+      await parent.status;
+      await out.cancel().catch(() => {});
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    },
+  };
 }

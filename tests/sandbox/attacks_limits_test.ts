@@ -5,9 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { cgroupPlaces } from "../../sandbox/cgroups.ts";
-import { agentFixture, NO_BWRAP } from "./_support.ts";
+import { agentFixture, NO_BWRAP, orphanSandbox } from "./_support.ts";
 import { attackTwice } from "./_other_user.ts";
 
 const NO_PERL = (await new Deno.Command("sh", { args: ["-c", "command -v perl"], stdout: "null" }).output())
@@ -88,44 +87,25 @@ Deno.test({
   name: "attack: kill -9 Link with a sandbox running: its cgroups are removed at the next start",
   ignore: NO_CGROUP !== undefined,
 }, async () => {
-  const home = await Deno.makeTempDir({ prefix: "lnk-orphan-" });
-  try {
-    // As the process suite's orphan test: the sandbox says it is ready on a FIFO in its home.
-    await Deno.mkdir(`${home}/harness`, { mode: 0o700 });
-    const fifoMade = await new Deno.Command("mkfifo", { args: ["-m", "0600", `${home}/harness/out`] })
-      .output();
-    assert.ok(fifoMade.success);
-    const entry = fileURLToPath(new URL("./_orphan_entry.ts", import.meta.url));
-    const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
-    const parent = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--cached-only", "--config", config, entry, home],
-      stdin: "null",
-      stdout: "null",
-      stderr: "inherit",
-    }).spawn();
-    const fifo = await Deno.open(`${home}/harness/out`, { read: true });
-    const reader = fifo.readable.pipeThrough(new TextDecoderStream()).getReader();
-    assert.equal((await reader.read()).value, "ready\n");
-    const left = async () => {
-      const found: string[] = [];
-      for (const place of await cgroupPlaces()) {
-        for await (const e of Deno.readDir(place.dir)) {
-          if (e.name.includes(`-${parent.pid}-`)) found.push(e.name);
-        }
+  await using orphan = await orphanSandbox();
+  const { parent, out: reader } = orphan;
+  const left = async () => {
+    const found: string[] = [];
+    for (const place of await cgroupPlaces()) {
+      for await (const e of Deno.readDir(place.dir)) {
+        if (e.name.includes(`-${parent.pid}-`)) found.push(e.name);
       }
-      return found.length;
-    };
-    // One cgroup for each hierarchy holding memory or pids (two on cgroup v1, one on v2).
-    const made = await left();
-    assert.notEqual(made, 0);
-    parent.kill("SIGKILL");
-    assert.deepEqual(await reader.read(), { done: true, value: undefined });
-    await parent.status;
-    assert.equal(await left(), made);
-    await using fx = await agentFixture();
-    assert.equal((await fx.sh("true")).code, 0);
-    assert.equal(await left(), 0);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
+    }
+    return found.length;
+  };
+  // One cgroup for each hierarchy holding memory or pids (two on cgroup v1, one on v2).
+  const made = await left();
+  assert.notEqual(made, 0);
+  parent.kill("SIGKILL");
+  assert.deepEqual(await reader.read(), { done: true, value: undefined });
+  await parent.status;
+  assert.equal(await left(), made);
+  await using fx = await agentFixture();
+  assert.equal((await fx.sh("true")).code, 0);
+  assert.equal(await left(), 0);
 });

@@ -4,8 +4,7 @@
  * every capability dropped, no new privileges).
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { agentFixture, attack, NO_BWRAP, OTHER_ID, sandboxTest } from "./_support.ts";
+import { agentFixture, attack, NO_BWRAP, orphanSandbox, OTHER_ID, sandboxTest } from "./_support.ts";
 
 const SYS_PTRACE = Deno.build.arch === "aarch64" ? 117 : 101;
 
@@ -105,30 +104,12 @@ sandboxTest("attack: keep running after the sandbox ends, by a daemon of its own
 });
 
 sandboxTest("attack: outlive the process that started it (--die-with-parent)", async () => {
-  const home = await Deno.makeTempDir({ prefix: "lnk-orphan-" });
-  try {
-    // The program and a daemon of its own hold a FIFO in its home open: the test's read of it ends
-    // only once every writer is gone, so only if the sandbox dies with the process that started it.
-    await Deno.mkdir(`${home}/harness`, { mode: 0o700 });
-    const made = await new Deno.Command("mkfifo", { args: ["-m", "0600", `${home}/harness/out`] }).output();
-    assert.ok(made.success);
-    const entry = fileURLToPath(new URL("./_orphan_entry.ts", import.meta.url));
-    const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
-    const parent = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--cached-only", "--config", config, entry, home],
-      stdin: "null",
-      stdout: "null",
-      stderr: "inherit",
-    }).spawn();
-    const fifo = await Deno.open(`${home}/harness/out`, { read: true });
-    const reader = fifo.readable.pipeThrough(new TextDecoderStream()).getReader();
-    assert.equal((await reader.read()).value, "ready\n");
-    parent.kill("SIGKILL");
-    assert.deepEqual(await reader.read(), { done: true, value: undefined });
-    assert.equal((await parent.status).signal, "SIGKILL");
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
+  // The program and a daemon of its own hold a FIFO in its home open: the test's read of it ends
+  // only once every writer is gone, so only if the sandbox dies with the process that started it.
+  await using orphan = await orphanSandbox();
+  orphan.parent.kill("SIGKILL");
+  assert.deepEqual(await orphan.out.read(), { done: true, value: undefined });
+  assert.equal((await orphan.parent.status).signal, "SIGKILL");
 });
 
 const NO_SCRIPT =
