@@ -24,7 +24,7 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "sandbox relay": async () => {
     // Its own file, not sandbox/mod.ts: every grant schema and the proxy would load in each sandbox.
     const { runRelayRole } = await import("./sandbox/relay_role.ts");
-    return (args, signal) => runRelayRole(args, signal, { roles: (words) => ROLES[words] });
+    return (args, signal) => runRelayRole(args, signal, { roles: (words) => ROLES[words], exec: true });
   },
 };
 

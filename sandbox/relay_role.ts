@@ -17,6 +17,12 @@ export interface RelayRoleOptions {
    * program, so a sandbox holds one Link process and starts the time of one (PRC-13).
    */
   readonly roles?: (words: string) => (() => Promise<LinkRole>) | undefined;
+  /**
+   * This process is the launcher alone (the `lnk sandbox relay` role): relaying nothing, it may
+   * give itself up to the program (execScoped). Never when the role runs in a process of other
+   * work (a test's), which the exec would replace.
+   */
+  readonly exec?: boolean;
 }
 
 const FORWARDED: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
@@ -47,7 +53,7 @@ export async function runRelayRole(
     const own = ownRole(command, options);
     if (own) return await own.load().then((role) => role(own.args, signal ?? new AbortController().signal));
     // Relaying nothing, the launcher has nothing left to do: the program takes its place.
-    if (relays.length === 0) return cannotRun(command, execScoped(command));
+    if (relays.length === 0 && options.exec) return cannotRun(command, execScoped(command));
     return await runChild(command, signal);
   } finally {
     await Promise.all(relays.map((r) => r[Symbol.asyncDispose]()));
