@@ -10,7 +10,7 @@ export { checkAgentName, issueAgentId, noteIssuedId } from "./agent_id.ts";
 /** Settings: schema, atomic locked writes, the raw ID read. */
 export { AgentSettings, loadSettings, readIdRaw, saveSettings, updateSettings } from "./settings.ts";
 /** The spec (opinions) and machine settings. */
-export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "./spec.ts";
+export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "../spec/mod.ts";
 export { loadMachine, type Machine, MachineToml } from "./machine.ts";
 export { type AgentConfig, loadAgentConfig } from "./agent_config.ts";
 /** Folders. */

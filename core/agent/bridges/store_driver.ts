@@ -3,7 +3,7 @@ import { type Clock, LinkError, type LinkPaths } from "../../base/mod.ts";
 import { filesStore, type OpenStore, programStore, sqliteStore } from "../../harness/store/mod.ts";
 import { layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
-import type { Spec } from "../spec.ts";
+import type { Spec } from "../../spec/mod.ts";
 
 /**
  * Which driver keeps an agent's conversations behind its store bridge, outside the sandbox

@@ -6,7 +6,7 @@ import { loadAgentConfig } from "../agent_config.ts";
 import type { AgentContext } from "../context.ts";
 import { loadMachine } from "../machine.ts";
 import type { AgentSettings } from "../settings.ts";
-import type { Spec } from "../spec.ts";
+import type { Spec } from "../../spec/mod.ts";
 import { type HarnessProcess, startPlainHarness } from "./harness_process.ts";
 import { launchSandboxedHarness } from "./launch_sandboxed.ts";
 import { planSandboxedHarness, type SandboxedHarnessOptions } from "./sandboxed_harness.ts";

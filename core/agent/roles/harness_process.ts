@@ -3,7 +3,7 @@ import { type AgentKey, encodeKey, LinkError, type LinkPaths, spawnRole } from "
 import type { ServedAgentInput } from "../../harness/mod.ts";
 import { storeSocketPath } from "../bridges/mod.ts";
 import type { AgentSettings } from "../settings.ts";
-import type { Spec } from "../spec.ts";
+import type { Spec } from "../../spec/mod.ts";
 
 /** The agent's harness as its bridge (or `lnk agent run`) runs it, in its sandbox or not. */
 export interface HarnessProcess extends AsyncDisposable {

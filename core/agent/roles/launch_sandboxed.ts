@@ -11,7 +11,7 @@ import type { ProxyKey } from "../../../proxy/mod.ts";
 import type { ServedAgentInput } from "../../harness/mod.ts";
 import type { ResolvedModel } from "../../harness/model/mod.ts";
 import type { AgentSettings } from "../settings.ts";
-import type { Spec } from "../spec.ts";
+import type { Spec } from "../../spec/mod.ts";
 import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
 import { modelRoute } from "./model_route.ts";
 import { readSandboxReady } from "./sandbox_ready.ts";

@@ -16,7 +16,7 @@ import { builtinTools, toolDefinitions } from "../../harness/tools/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { harnessPolicy, keyWired, modelKeysFor, policySandboxFields } from "../grants/mod.ts";
 import type { AgentSettings } from "../settings.ts";
-import type { Spec } from "../spec.ts";
+import type { Spec } from "../../spec/mod.ts";
 import { type HarnessProcess, harnessRole } from "./harness_process.ts";
 import { launchSandboxedHarness, type SandboxedHarnessPlan } from "./launch_sandboxed.ts";
 import { loopbackPort } from "./model_route.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { formatSize } from "../../sandbox/limits_spec.ts";
-import { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "../../sandbox/mod.ts";
+import { formatSize } from "../../../core/spec/limits_spec.ts";
+import { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "../../../sandbox/mod.ts";
 
 const GIB = 1024 ** 3;
 

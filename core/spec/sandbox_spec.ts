@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { validateToml } from "../core/base/mod.ts";
+import { validateToml } from "../base/mod.ts";
 import { Limits } from "./limits_spec.ts";
 
 const Access = z.enum(["none", "read", "write"]);
