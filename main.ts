@@ -19,11 +19,11 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,
   "harness host": async () => (await import("./core/harness/serve/mod.ts")).runHarnessHostRole,
   "harness shared": async () => (await import("./core/shared_harness/mod.ts")).runSharedHarnessRole,
-  "harness warm": async () => (await import("./core/harness/serve/warm_code.ts")).runHarnessWarmRole,
+  "harness warm": async () => (await import("./core/harness/serve/run_harness_warm_role.ts")).runHarnessWarmRole,
   // Inside a sandbox: the relays, then the harness in this same process when it is one of ours.
   "sandbox relay": async () => {
     // Its own file, not sandbox/mod.ts: every grant schema and the proxy would load in each sandbox.
-    const { runRelayRole } = await import("./sandbox/relay_role.ts");
+    const { runRelayRole } = await import("./sandbox/run_relay_role.ts");
     return (args, signal) => runRelayRole(args, signal, { roles: (words) => ROLES[words], exec: true });
   },
 };

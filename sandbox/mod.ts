@@ -47,7 +47,7 @@ export { MAX_SOCKET_PATH, parseRelayArgs, relayArgs, type RelayRule } from "./re
 /** Serves one relay until disposed. */
 export { type Relay, serveRelay } from "./relay.ts";
 /** The `lnk sandbox relay` role: relays inside a sandbox, then the command (Link's own role in-process). */
-export { type LinkRole, type RelayRoleOptions, runRelayRole } from "./relay_role.ts";
+export { type LinkRole, type RelayRoleOptions, runRelayRole } from "./run_relay_role.ts";
 /** The grant flags shared by `lnk sandbox run` and `lnk agent allow`/`deny`, and their effect on a spec. */
 export {
   applyGrants,

@@ -8,7 +8,7 @@ export async function runHarnessWarmRole(): Promise<number> {
   await Promise.all([
     // What the sandbox's first process loads before the harness: the relay role, and the serve
     // role's entry in main.ts's table. Left out, an edit of either compiled afresh at every wake.
-    import("../../../sandbox/relay_role.ts"),
+    import("../../../sandbox/run_relay_role.ts"),
     import("./mod.ts"),
     import("./run_harness_serve_role.ts"),
     import("./harness_input.ts"),
