@@ -62,6 +62,8 @@ class BridgeStarter implements InBridgeStarter {
   #refreshing: Promise<void> | undefined;
   #again = false;
   #closed = false;
+  /** Counts starts, so a dead harness's clean-up never takes what a newer start made. */
+  #starts = 0;
 
   constructor(ctx: AgentContext, agent: AgentSettings, options: InBridgeStarterOptions) {
     this.#ctx = ctx;
@@ -75,6 +77,7 @@ class BridgeStarter implements InBridgeStarter {
 
   async start(signal: AbortSignal): Promise<void> {
     const sinceMs = Date.now();
+    this.#starts++;
     await this.stop();
     try {
       const key = await readKey(this.#ctx.paths, this.#agent.id);
@@ -190,15 +193,16 @@ class BridgeStarter implements InBridgeStarter {
 
   /** A harness that exits unbidden is said dead; the next message finds its socket refusing and starts it again. */
   #watch(harness: HarnessProcess): void {
+    const start = this.#starts;
     harness.status.then(async (status) => {
       if (this.#running !== harness) return;
       // Recorded before it is said, so whoever reads the log finds the record saying so too.
       this.#died = { code: status.code, at: new Date().toISOString() };
       await this.#sync();
       log.error("Harness exited unbidden", { agent: this.#agent.id, code: status.code });
-      // Its proxy and relays go with it.
+      // Its proxy and relays go with it; its socket too, unless a start since has made its own there.
       await harness.stop().catch(() => {});
-      await Deno.remove(this.#options.socket).catch(() => {});
+      if (this.#starts === start) await Deno.remove(this.#options.socket).catch(() => {});
     });
   }
 
