@@ -19,7 +19,9 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,
   "harness host": async () => (await import("./core/harness/serve/mod.ts")).runHarnessHostRole,
   "harness shared": async () => (await import("./core/shared_harness/mod.ts")).runSharedHarnessRole,
-  "harness warm": async () => (await import("./core/harness/serve/run_harness_warm_role.ts")).runHarnessWarmRole,
+  // Its own file, not core/harness/serve/mod.ts: it loads the modules a wake loads, and those alone.
+  "harness warm": async () =>
+    (await import("./core/harness/serve/run_harness_warm_role.ts")).runHarnessWarmRole,
   // Inside a sandbox: the relays, then the harness in this same process when it is one of ours.
   "sandbox relay": async () => {
     // Its own file, not sandbox/mod.ts: every grant schema and the proxy would load in each sandbox.

@@ -2,7 +2,7 @@ import { joinPath as join, type LinkPaths } from "../base/mod.ts";
 
 /** The store bridge's socket in an agent's socket folder (`~/.lnk/agents/.net/<id>/`). */
 export const STORE_SOCKET = "store.sock";
-/** The way in's socket: where others' messages to the agent come in (send.sock). */
+/** The way in's socket: where the agent's harness sends a message out on one of its connections. */
 export const SEND_SOCKET = "send.sock";
 
 /** Where the agent's store bridge listens. */

@@ -7,8 +7,6 @@ import { agentKeyFor, type ServedAgent } from "./served_agent.ts";
 
 const log = logger("way-in");
 
-/** The way in's socket name in the agent's `.net/<id>/` folder. */
-
 /** How many sends the way in holds at once; one more is answered `busy` (BRG-11). */
 export const WAY_IN_CAP = 8;
 
