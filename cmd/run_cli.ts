@@ -3,7 +3,7 @@ import { findPlugin, runPlugin } from "../core/plugins/mod.ts";
 import { type Command, type Group, type Io, isGroup } from "./command.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { commandHelp, groupHelp } from "./help.ts";
-import { ROOT } from "./mod.ts";
+import { ROOT } from "./root.ts";
 
 /** Runs one command line and returns its exit code: 0 success, 1 failure, 2 usage. */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
