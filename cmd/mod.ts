@@ -1,5 +1,7 @@
 /**
- * The command line: one file per command, mirroring `lnk ...`; each group lists its commands.
+ * The command line: one file per command, mirroring `lnk ...`; each group lists its commands. A
+ * command imports what it calls (agents, sandboxes, connections) in its `run`, with `import()`, so
+ * the tree and every help load cmd/ and core/base/ alone (tests/cmd/lazy_commands_test.ts).
  * @module
  */
 /** Every command of `lnk`, as a tree of groups. */

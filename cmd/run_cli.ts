@@ -1,5 +1,4 @@
 import { LinkError, toLinkError } from "../core/base/mod.ts";
-import { findPlugin, runPlugin } from "../core/plugins/mod.ts";
 import { type Command, type Group, type Io, isGroup } from "./command.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { commandHelp, groupHelp } from "./help.ts";
@@ -60,6 +59,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
 async function unknown(path: string[], group: Group, argv: string[], io: Io): Promise<number> {
   const word = argv[0]!;
   if (path.length === 1) {
+    const { findPlugin, runPlugin } = await import("../core/plugins/mod.ts");
     const plugin = await findPlugin(word, io.env);
     if (plugin) return await runPlugin(plugin, argv.slice(1), { env: io.env.toObject() });
   }
