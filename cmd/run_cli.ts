@@ -1,9 +1,8 @@
 import { LinkError, toLinkError } from "../core/base/mod.ts";
-import { findPlugin, runPlugin } from "../core/plugins/mod.ts";
 import { type Command, type Group, type Io, isGroup } from "./command.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { commandHelp, groupHelp } from "./help.ts";
-import { ROOT } from "./mod.ts";
+import { ROOT } from "./root.ts";
 
 /** Runs one command line and returns its exit code: 0 success, 1 failure, 2 usage. */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
@@ -60,6 +59,7 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
 async function unknown(path: string[], group: Group, argv: string[], io: Io): Promise<number> {
   const word = argv[0]!;
   if (path.length === 1) {
+    const { findPlugin, runPlugin } = await import("../core/plugins/mod.ts");
     const plugin = await findPlugin(word, io.env);
     if (plugin) return await runPlugin(plugin, argv.slice(1), { env: io.env.toObject() });
   }

@@ -1,5 +1,3 @@
-import { setUp } from "../core/setup/mod.ts";
-import { runWithInput } from "../sandbox/mod.ts";
 import type { Command } from "./command.ts";
 import { contextOf } from "./context.ts";
 import { parseFlags } from "./flags.ts";
@@ -15,7 +13,9 @@ export const setup: Command = {
     "command to run. Then it creates `main` when you have no agent yet, and starts it.",
   async run(argv, io) {
     const flags = parseFlags(argv, { boolean: ["yes", "json"], short: { y: "yes" } }, this.usage);
-    const ctx = contextOf(io);
+    const { setUp } = await import("../core/setup/mod.ts");
+    const { runWithInput } = await import("../sandbox/mod.ts");
+    const ctx = await contextOf(io);
     const done = await setUp(ctx, {
       ask: io.isTerminal ? (q) => io.ask(q) : undefined,
       yes: flags.bool("yes"),

@@ -1,38 +1,7 @@
 import { LinkError } from "../core/base/mod.ts";
 import { SandboxSpec } from "../core/spec/mod.ts";
 import type { SandboxTomlChange } from "./edit_sandbox_toml.ts";
-
-/**
- * The grant flags `lnk sandbox run`, `lnk agent allow` and `lnk agent deny` share (GRT-4): each
- * may repeat but --network-mode.
- */
-export const GRANT_FLAGS = {
-  multiple: [
-    "read",
-    "write",
-    "files",
-    "host",
-    "tcp",
-    "lan-host",
-    "port",
-    "command",
-    "tool",
-    "browser-host",
-    "write-protected",
-  ],
-  string: ["network-mode"],
-} as const;
-
-/** The usage line of the grant flags. */
-export const GRANT_USAGE =
-  "[--read <path>] [--write <path>] [--files <folder>=<none|read|write>] [--host <h>] " +
-  "[--tcp <host>:<port>] [--network-mode proxy|host] [--lan-host <h>] [--port <n>] [--command <prog>] " +
-  "[--tool <name>] [--browser-host <h>] [--write-protected <path>]";
-
-/** Grant flags as parsed: each list as given on the command line. */
-export type GrantFlags = Partial<Record<(typeof GRANT_FLAGS.multiple)[number], readonly string[]>> & {
-  readonly "network-mode"?: string;
-};
+import { GRANT_USAGE, type GrantFlags } from "./grant_flags.ts";
 
 /** What applyGrants made: the new spec, the keys of the file to rewrite, and what changed nothing. */
 export interface GrantResult {
@@ -174,15 +143,4 @@ function usage(what: string): LinkError {
   return new LinkError("USAGE", `Cannot change the grants: ${what}`, {
     hint: `Grant flags: ${GRANT_USAGE}`,
   });
-}
-
-/** Picks the grant flags out of parsed flag values. */
-export function grantFlagsFrom(values: Readonly<Record<string, unknown>>): GrantFlags {
-  const flags: Record<string, unknown> = {};
-  for (const name of GRANT_FLAGS.multiple) {
-    const value = values[name];
-    if (Array.isArray(value) && value.length) flags[name] = value.map(String);
-  }
-  if (typeof values["network-mode"] === "string") flags["network-mode"] = values["network-mode"];
-  return flags as GrantFlags;
 }

@@ -48,15 +48,10 @@ export { MAX_SOCKET_PATH, parseRelayArgs, relayArgs, type RelayRule } from "./re
 export { type Relay, serveRelay } from "./relay.ts";
 /** The `lnk sandbox relay` role: relays inside a sandbox, then the command (Link's own role in-process). */
 export { type LinkRole, type RelayRoleOptions, runRelayRole } from "./run_relay_role.ts";
-/** The grant flags shared by `lnk sandbox run` and `lnk agent allow`/`deny`, and their effect on a spec. */
-export {
-  applyGrants,
-  GRANT_FLAGS,
-  GRANT_USAGE,
-  type GrantFlags,
-  grantFlagsFrom,
-  type GrantResult,
-} from "./apply_grants.ts";
+/** The effect of grant flags on a spec. */
+export { applyGrants, type GrantResult } from "./apply_grants.ts";
+/** The grant flags shared by `lnk sandbox run` and `lnk agent allow`/`deny`. */
+export { GRANT_FLAGS, GRANT_USAGE, type GrantFlags, grantFlagsFrom } from "./grant_flags.ts";
 /** Rewrites only the changed keys of a sandbox file, keeping its comments. */
 export { editSandboxToml, type SandboxTomlChange, type TomlValue } from "./edit_sandbox_toml.ts";
 /** Whether bubblewrap can make user namespaces here (Ubuntu's AppArmor rule), and the profile offered. */

@@ -1,6 +1,7 @@
 import { LinkError, type LinkPaths, readTextIfExists } from "../core/base/mod.ts";
 import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "../core/spec/mod.ts";
-import { applyGrants, type GrantFlags } from "./apply_grants.ts";
+import { applyGrants } from "./apply_grants.ts";
+import type { GrantFlags } from "./grant_flags.ts";
 import { planSandbox } from "./plan_sandbox.ts";
 import { resolveSandboxInput } from "./resolve_sandbox.ts";
 import { runSandboxed, type SandboxStdin, type SandboxStdout } from "./run_sandboxed.ts";

@@ -1,5 +1,5 @@
-import { grants, resolveAgent } from "../../core/agent/mod.ts";
-import { GRANT_FLAGS, GRANT_USAGE, grantFlagsFrom } from "../../sandbox/mod.ts";
+// Its own file, not sandbox/mod.ts: the help names the flags, and would load every sandbox schema.
+import { GRANT_FLAGS, GRANT_USAGE, grantFlagsFrom } from "../../sandbox/grant_flags.ts";
 import { LinkError } from "../../core/base/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
@@ -41,7 +41,8 @@ export function grantCommand(mode: "allow" | "deny"): Command {
       if (Object.keys(given).length === 0) {
         throw new LinkError("USAGE", `Cannot ${verb}: no grant was named`, { hint: `Usage: ${this.usage}` });
       }
-      const ctx = contextOf(io);
+      const { grants, resolveAgent } = await import("../../core/agent/mod.ts");
+      const ctx = await contextOf(io);
       const agent = await resolveAgent(ctx, flags.string("agent"));
       const changed = await grants.changeGrants(ctx, agent, given, mode);
       if (changed.restartNeeded) {

@@ -1,4 +1,3 @@
-import { createAgent, layoutOf } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -20,7 +19,8 @@ export const create: Command = {
       boolean: ["json"],
       positionals: 1,
     }, this.usage);
-    const ctx = contextOf(io);
+    const { createAgent, layoutOf } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agent = await createAgent(ctx, flags.positionals[0], {
       harness: flags.string("harness"),
       model: flags.string("model"),

@@ -1,4 +1,3 @@
-import { agentStatus, listAgents } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -10,7 +9,8 @@ export const list: Command = {
   examples: ["lnk agent list", "lnk agent list --json"],
   async run(argv, io) {
     const flags = parseFlags(argv, { boolean: ["json"] }, this.usage);
-    const ctx = contextOf(io);
+    const { agentStatus, listAgents } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agents = await Promise.all(
       (await listAgents(ctx)).map(async (a) => ({ settings: a, status: await agentStatus(ctx, a) })),
     );

@@ -1,5 +1,5 @@
 import { LinkError } from "../../core/base/mod.ts";
-import { agentLogs, type LogLine, resolveAgent } from "../../core/agent/mod.ts";
+import type { LogLine } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -20,7 +20,8 @@ export const logs: Command = {
         { hint: `Usage: ${this.usage}` },
       );
     }
-    const ctx = contextOf(io);
+    const { agentLogs, resolveAgent } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     const found = await agentLogs(ctx, agent, lines);
     if (flags.bool("json")) io.print({ name: agent.name, id: agent.id, lines: found.map(jsonLine) });

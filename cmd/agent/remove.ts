@@ -1,5 +1,4 @@
 import { LinkError } from "../../core/base/mod.ts";
-import { findAgent, loadMachine, removeAgent } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -30,7 +29,8 @@ export const remove: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
-    const ctx = contextOf(io);
+    const { findAgent, loadMachine, removeAgent } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agent = await findAgent(ctx, name);
     if (!agent) {
       throw new LinkError("AGENT_NOT_FOUND", `Cannot find agent "${name}"`, {

@@ -1,5 +1,4 @@
 import { LinkError } from "../../core/base/mod.ts";
-import { restoreAgent } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -16,7 +15,8 @@ export const restore: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
-    const agent = await restoreAgent(contextOf(io), name);
+    const { restoreAgent } = await import("../../core/agent/mod.ts");
+    const agent = await restoreAgent(await contextOf(io), name);
     io.print(flags.bool("json") ? agent : `Restored agent "${agent.name}" (${agent.id})`);
   },
 };

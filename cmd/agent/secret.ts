@@ -1,4 +1,3 @@
-import { grants, resolveAgent } from "../../core/agent/mod.ts";
 import { LinkError } from "../../core/base/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
@@ -21,7 +20,8 @@ export const secret: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
-    const ctx = contextOf(io);
+    const { grants, resolveAgent } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     let agent = await resolveAgent(ctx, flags.string("agent"));
     if (choice) agent = await grants.setKeyWiring(ctx.paths, agent, choice === "wire");
     const wiring = await grants.modelWiring(agent, { env: ctx.env });

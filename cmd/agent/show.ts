@@ -1,4 +1,3 @@
-import { agentStatus, grants, layoutOf, loadAgentConfig, resolveAgent } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -10,7 +9,10 @@ export const show: Command = {
   examples: ["lnk agent show", "lnk agent show --agent work --permissions"],
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json", "permissions"] }, this.usage);
-    const ctx = contextOf(io);
+    const { agentStatus, grants, layoutOf, loadAgentConfig, resolveAgent } = await import(
+      "../../core/agent/mod.ts"
+    );
+    const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     if (flags.bool("permissions")) {
       const permissions = await grants.agentPermissions(ctx, agent);

@@ -1,6 +1,4 @@
 import { LinkError } from "../../core/base/mod.ts";
-import { resolveAgent, startAgent } from "../../core/agent/mod.ts";
-import { runWithInput } from "../../sandbox/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -30,7 +28,9 @@ export const start: Command = {
       throw new LinkError("USAGE", "Cannot start with both --sandbox and --no-sandbox", { hint: "Pick one" });
     }
     const sandbox = flags.bool("no-sandbox") ? false : flags.bool("sandbox") ? true : undefined;
-    const ctx = contextOf(io);
+    const { resolveAgent, startAgent } = await import("../../core/agent/mod.ts");
+    const { runWithInput } = await import("../../sandbox/mod.ts");
+    const ctx = await contextOf(io);
     const foreground = flags.bool("foreground") ? io.signal : undefined;
     const status = await startAgent(ctx, await resolveAgent(ctx, flags.string("agent")), {
       sandbox,

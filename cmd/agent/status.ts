@@ -1,4 +1,3 @@
-import { agentStatus, resolveAgent } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -11,7 +10,8 @@ export const status: Command = {
   details: "Looks only at this machine: it never calls a model provider (MDL-2).",
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
-    const ctx = contextOf(io);
+    const { agentStatus, resolveAgent } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const s = await agentStatus(ctx, await resolveAgent(ctx, flags.string("agent")));
     io.print(flags.bool("json") ? s : statusText(s));
   },

@@ -1,4 +1,3 @@
-import { agentStatus, resolveAgent, stopAgent } from "../../core/agent/mod.ts";
 import type { Command } from "../command.ts";
 import { contextOf } from "../context.ts";
 import { parseFlags } from "../flags.ts";
@@ -9,7 +8,8 @@ export const stop: Command = {
   examples: ["lnk agent stop", "lnk agent stop --agent work"],
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
-    const ctx = contextOf(io);
+    const { agentStatus, resolveAgent, stopAgent } = await import("../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     await stopAgent(ctx, agent);
     const status = await agentStatus(ctx, agent);

@@ -1,13 +1,6 @@
-import { LinkPaths } from "../../core/base/mod.ts";
-import {
-  expandHome,
-  GRANT_FLAGS,
-  GRANT_USAGE,
-  grantFlagsFrom,
-  runWithInput,
-  sandboxRun,
-} from "../../sandbox/mod.ts";
-import { LinkError } from "../../core/base/mod.ts";
+import { LinkError, LinkPaths } from "../../core/base/mod.ts";
+// Its own file, not sandbox/mod.ts: the help names the flags, and would load every sandbox schema.
+import { GRANT_FLAGS, GRANT_USAGE, grantFlagsFrom } from "../../sandbox/grant_flags.ts";
 import type { Command } from "../command.ts";
 import { parseFlags } from "../flags.ts";
 
@@ -33,6 +26,7 @@ export const run: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
+    const { expandHome, runWithInput, sandboxRun } = await import("../../sandbox/mod.ts");
     const spec = flags.string("spec");
     const env: Record<string, string> = {};
     for (const name of ["TERM", "LANG"]) {

@@ -1,10 +1,7 @@
 import { LinkError } from "../../../core/base/mod.ts";
-import { linkThread } from "../../../connections/link/mod.ts";
 import type { Command } from "../../command.ts";
 import { contextOf } from "../../context.ts";
 import { parseFlags } from "../../flags.ts";
-import { chatCollected, chatOnce } from "./chat_once.ts";
-import { chatTarget } from "./chat_target.ts";
 
 /** `lnk agent chat [send <text>]`: talk to an agent on the `link` connection (LOC-1..6). */
 export const chat: Command = {
@@ -29,6 +26,11 @@ export const chat: Command = {
       this.usage,
     );
     const [verb, ...words] = flags.positionals;
+    const [{ linkThread }, { chatCollected, chatOnce }, { chatTarget }] = await Promise.all([
+      import("../../../connections/link/mod.ts"),
+      import("./chat_once.ts"),
+      import("./chat_target.ts"),
+    ]);
     const thread = linkThread(flags.string("thread"));
     if (verb !== undefined && verb !== "send") {
       throw new LinkError("USAGE", `Cannot run "lnk agent chat ${verb}": unknown command`, {
@@ -44,7 +46,7 @@ export const chat: Command = {
         hint: 'Send one with `lnk agent chat send --json "<text>"`',
       });
     }
-    const target = await chatTarget(contextOf(io), flags.string("agent"));
+    const target = await chatTarget(await contextOf(io), flags.string("agent"));
     if (verb === "send") {
       if (!flags.bool("json")) return void await chatOnce(io, target, thread, text);
       io.print({ agent: target.name, thread, ...(await chatCollected(io, target, thread, text)) });

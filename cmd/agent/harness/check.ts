@@ -1,4 +1,3 @@
-import { grants, resolveAgent } from "../../../core/agent/mod.ts";
 import type { Command } from "../../command.ts";
 import { contextOf } from "../../context.ts";
 import { parseFlags } from "../../flags.ts";
@@ -17,7 +16,8 @@ export const check: Command = {
     "table and exits 1 if any check fails; --json prints the rows. The running agent is not touched.",
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
-    const ctx = contextOf(io);
+    const { grants, resolveAgent } = await import("../../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     const result = await grants.harnessCheck(ctx, agent, { signal: io.signal });
     io.print(flags.bool("json") ? result.rows : describeCheck(result));

@@ -1,4 +1,3 @@
-import { grants } from "../../../core/agent/mod.ts";
 import type { Command } from "../../command.ts";
 import { parseFlags } from "../../flags.ts";
 
@@ -9,6 +8,7 @@ export const probe: Command = {
   hidden: true,
   async run(argv, io) {
     parseFlags(argv, { boolean: ["json"] }, this.usage);
+    const { grants } = await import("../../../core/agent/mod.ts");
     const probes = grants.ProbeList.parse(JSON.parse((await io.readLine()) ?? "[]"));
     io.print(await grants.runProbes(probes, { env: io.env.toObject() }));
   },

@@ -1,4 +1,3 @@
-import { grants, resolveAgent } from "../../../core/agent/mod.ts";
 import { LinkError } from "../../../core/base/mod.ts";
 import type { Command } from "../../command.ts";
 import { contextOf } from "../../context.ts";
@@ -22,7 +21,8 @@ export const run: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
-    const ctx = contextOf(io);
+    const { grants, resolveAgent } = await import("../../../core/agent/mod.ts");
+    const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     const env: Record<string, string> = {};
     for (const name of ["TERM", "LANG"]) {
