@@ -12,12 +12,15 @@ export type BodyFraming =
   /** Switched protocols or a CONNECT tunnel: what follows is not HTTP. */
   | { readonly kind: "tunnel" };
 
+/** A framing a body can be read by: every one but a tunnel's, which is no longer HTTP. */
+export type MessageBody = Exclude<BodyFraming, { kind: "tunnel" }>;
+
 /**
  * A request's framing. Throws Http1Malformed on what request smuggling is made of: Content-Length
  * with Transfer-Encoding, lengths that disagree or are no number, a last coding other than
  * chunked, chunked twice, Transfer-Encoding in HTTP/1.0. CONNECT has no body.
  */
-export function requestFraming(head: RequestHead): BodyFraming {
+export function requestFraming(head: RequestHead): MessageBody {
   const { codings, length } = framingFields(head.headers, head.version);
   if (head.method === "CONNECT") return { kind: "none" };
   if (codings.length > 0) {

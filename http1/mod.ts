@@ -43,6 +43,7 @@ export { readRequestHead, readResponseHead } from "./read_head.ts";
 export {
   type BodyFraming,
   contentLength,
+  type MessageBody,
   requestFraming,
   responseFraming,
   transferCodings,
@@ -50,7 +51,7 @@ export {
 /** A chunked body decoded from bytes fed as they come. */
 export { ChunkedDecoder } from "./chunked_decoder.ts";
 /** A body read from a connection by its framing. */
-export { type MessageBody, readBody } from "./read_body.ts";
+export { readBody } from "./read_body.ts";
 /** The messages of one direction followed from bytes fed as they pass. */
 export { type MessageEvents, MessageScanner } from "./message_scanner.ts";
 /** Heads and chunks as bytes. */

@@ -1,10 +1,7 @@
-import type { BodyFraming } from "./body_framing.ts";
+import type { MessageBody } from "./body_framing.ts";
 import { ChunkedDecoder } from "./chunked_decoder.ts";
 import type { ConnReader } from "./conn_reader.ts";
 import { endedMidway } from "./http1_malformed.ts";
-
-/** A framing a body can be read by: every one but a tunnel, which is no longer HTTP. */
-export type MessageBody = Exclude<BodyFraming, { kind: "tunnel" }>;
 
 /**
  * A body's bytes as they come, decoded from its framing: views valid until the next read, so
