@@ -86,6 +86,15 @@ export function transferCodings(headers: readonly Header[]): string[] {
   return codings;
 }
 
+/**
+ * Whether a body is coded by chunked alone, or not at all: what a reader that decodes no other
+ * coding (the proxy, the endpoint's server) can take, since it drops Transfer-Encoding.
+ */
+export function chunkedAlone(headers: readonly Header[]): boolean {
+  const codings = transferCodings(headers);
+  return codings.length === 0 || (codings.length === 1 && codings[0] === "chunked");
+}
+
 /** A parameter: token = ( token / quoted-string ). */
 const PARAMETER =
   /^[!#$%&'*+.^_`|~0-9A-Za-z-]+[ \t]*=[ \t]*(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*")$/;

@@ -42,6 +42,7 @@ export { readRequestHead, readResponseHead } from "./read_head.ts";
 /** How a body is delimited, by the rules of RFC 9112 §6. */
 export {
   type BodyFraming,
+  chunkedAlone,
   contentLength,
   type MessageBody,
   requestFraming,

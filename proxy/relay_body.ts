@@ -1,6 +1,7 @@
 import { writeAll } from "../core/base/mod.ts";
 import {
   type BodyFraming,
+  chunkedAlone,
   type ConnReader,
   encodeChunk,
   type Header,
@@ -12,7 +13,6 @@ import {
   type RequestHead,
   responseFraming,
   type ResponseHead,
-  transferCodings,
 } from "../http1/mod.ts";
 import type { ByteConn } from "./byte_conn.ts";
 
@@ -34,10 +34,7 @@ export function responseBody(head: ResponseHead, method: string): BodyFraming {
 }
 
 function onlyChunked(headers: readonly Header[]): void {
-  const codings = transferCodings(headers);
-  if (codings.length > 0 && (codings.length > 1 || codings[0] !== "chunked")) {
-    throw new Http1Malformed("the transfer coding is not chunked");
-  }
+  if (!chunkedAlone(headers)) throw new Http1Malformed("the transfer coding is not chunked");
 }
 
 /** The header that announces a framing to the next hop, if any. */
