@@ -9,21 +9,21 @@ type Role = (args: string[], signal: AbortSignal) => Promise<number>;
 
 /** The background roles: the same binary started again by a service or a parent role. */
 export const ROLES: Record<string, () => Promise<Role>> = {
-  "agent run": async () => (await import("./core/agent/mod.ts")).runAgentRole,
-  "agent bridge": async () => (await import("./core/agent/mod.ts")).runBridgeRole,
-  "agent bridges": async () => (await import("./core/agent/mod.ts")).runBridgesRole,
+  "agent run": async () => (await import("./core/agent_run/mod.ts")).runAgentRunRole,
+  "agent bridge": async () => (await import("./core/agent_bridge/mod.ts")).runAgentBridgeRole,
+  "agent bridges": async () => (await import("./core/shared_bridge/mod.ts")).runSharedBridgeRole,
   "scheduler runner": async () => (await import("./core/scheduler/mod.ts")).runRunnerRole,
   "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,
   "harness host": async () => (await import("./core/harness/serve/mod.ts")).runHarnessHostRole,
-  "harness shared": async () => (await import("./core/agent/mod.ts")).runSharedHarnessRole,
-  "harness warm": async () => (await import("./core/harness/serve/warm_code.ts")).runHarnessWarmRole,
+  "harness shared": async () => (await import("./core/shared_harness/mod.ts")).runSharedHarnessRole,
+  "harness warm": async () => (await import("./core/harness/serve/run_harness_warm_role.ts")).runHarnessWarmRole,
   // Inside a sandbox: the relays, then the harness in this same process when it is one of ours.
   "sandbox relay": async () => {
     // Its own file, not sandbox/mod.ts: every grant schema and the proxy would load in each sandbox.
-    const { runRelayRole } = await import("./sandbox/relay_role.ts");
+    const { runRelayRole } = await import("./sandbox/run_relay_role.ts");
     return (args, signal) => runRelayRole(args, signal, { roles: (words) => ROLES[words], exec: true });
   },
 };

@@ -25,7 +25,7 @@ import {
   prepare,
   REAL_KEY,
   sharingHome,
-} from "../tests/core/agent/shared_harness/_support.ts";
+} from "../tests/core/shared_harness/_support.ts";
 import { line, percentile } from "./_figures.ts";
 
 /** Wakes one agent `wakes` times (start, message, first byte at the model, stop), with the shared harness on or off. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SandboxSpec } from "../sandbox/mod.ts";
+import type { SandboxSpec } from "../core/spec/mod.ts";
 
 /**
  * What an agent's proxy lets through (SBX-11, SBX-12, SBX-9, GRT-14), as the role reads it on

@@ -1,5 +1,5 @@
 import { LinkError } from "../core/base/mod.ts";
-import { SandboxSpec } from "./sandbox_spec.ts";
+import { SandboxSpec } from "../core/spec/mod.ts";
 import type { SandboxTomlChange } from "./edit_sandbox_toml.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { SandboxSpec } from "./sandbox_spec.ts";
+import type { SandboxSpec } from "../core/spec/mod.ts";
 import { LAYER, type MountList } from "./mount_list.ts";
 import { specRefusal, type SpecSource } from "./spec_refusal.ts";
 

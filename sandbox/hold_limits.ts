@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { type Clock, LinkError } from "../core/base/mod.ts";
 import { type CgroupPlace, cgroupPlaces, type Controller } from "./cgroups.ts";
-import type { Limits } from "./limits_spec.ts";
+import type { Limits } from "../core/spec/mod.ts";
 import { makeSandboxCgroup, type SandboxCgroup } from "./sandbox_cgroup.ts";
 import { managerEnv, scopeArgv, type UserScope, userScope } from "./user_scope.ts";
 

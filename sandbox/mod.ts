@@ -5,7 +5,7 @@
  * @module
  */
 /** The sandbox file's schema, its reader and the defaults a new agent gets. */
-export { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "./sandbox_spec.ts";
+export { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "../core/spec/mod.ts";
 /** Plans a sandbox: bubblewrap's command line and environment from a spec, purely. */
 export {
   type AlsoAgent,
@@ -33,7 +33,7 @@ export {
   type SandboxStdout,
 } from "./run_sandboxed.ts";
 /** A sandbox's [limits]: sizes as written and read. */
-export { formatSize, Limits } from "./limits_spec.ts";
+export { formatSize, Limits } from "../core/spec/mod.ts";
 /** How each limit of a running sandbox holds: a cgroup, a user's systemd scope, or an rlimit. */
 export { type HeldLimit, type HeldLimits, type LimitHolder } from "./hold_limits.ts";
 /** The cgroup bounds the kernel holds a running sandbox to, whoever set them. */
@@ -47,7 +47,7 @@ export { MAX_SOCKET_PATH, parseRelayArgs, relayArgs, type RelayRule } from "./re
 /** Serves one relay until disposed. */
 export { type Relay, serveRelay } from "./relay.ts";
 /** The `lnk sandbox relay` role: relays inside a sandbox, then the command (Link's own role in-process). */
-export { type LinkRole, type RelayRoleOptions, runRelayRole } from "./relay_role.ts";
+export { type LinkRole, type RelayRoleOptions, runRelayRole } from "./run_relay_role.ts";
 /** The grant flags shared by `lnk sandbox run` and `lnk agent allow`/`deny`, and their effect on a spec. */
 export {
   applyGrants,

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { LinkError, type LinkPaths, roleArgv } from "../core/base/mod.ts";
-import type { SandboxSpec } from "./sandbox_spec.ts";
-import type { Limits } from "./limits_spec.ts";
+import type { Limits, SandboxSpec } from "../core/spec/mod.ts";
 import { specRefusal, type SpecSource } from "./spec_refusal.ts";
 import { isWithin, LAYER, MountList } from "./mount_list.ts";
 import { ETC_ENTRIES, type SystemView } from "./system_view.ts";

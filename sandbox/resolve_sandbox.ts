@@ -5,7 +5,7 @@ import type { RuntimePaths, SandboxInput } from "./plan_sandbox.ts";
 import { expandHome, hiddenPaths } from "./hidden_paths.ts";
 import { probeSystem } from "./probe_system.ts";
 import { type SandboxAgent, VISIBLE_COLLECTIONS } from "./files_mounts.ts";
-import type { SandboxSpec } from "./sandbox_spec.ts";
+import type { SandboxSpec } from "../core/spec/mod.ts";
 import { type SpecSource, whereOf } from "./spec_refusal.ts";
 import { closeFd, walkNoFollow } from "./walk_no_follow.ts";
 import { writableRoots, writeGrantsOfAgents } from "./writable_roots.ts";

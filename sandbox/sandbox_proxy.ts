@@ -11,7 +11,7 @@ import {
   serveProxy,
   type ServeProxyOptions,
 } from "../proxy/mod.ts";
-import type { SandboxSpec } from "./sandbox_spec.ts";
+import type { SandboxSpec } from "../core/spec/mod.ts";
 
 const log = logger("sandbox");
 

@@ -1,5 +1,5 @@
 import { LinkError, type LinkPaths, readTextIfExists } from "../core/base/mod.ts";
-import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "./sandbox_spec.ts";
+import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "../core/spec/mod.ts";
 import { applyGrants, type GrantFlags } from "./apply_grants.ts";
 import { planSandbox } from "./plan_sandbox.ts";
 import { resolveSandboxInput } from "./resolve_sandbox.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { type LinkPaths, parseToml } from "../core/base/mod.ts";
 import { expandHome } from "./hidden_paths.ts";
-import type { SandboxSpec } from "./sandbox_spec.ts";
+import type { SandboxSpec } from "../core/spec/mod.ts";
 
 /** What a sandbox knows of the places it and its kind write (a part of planSandbox's input). */
 export interface WritableInput {

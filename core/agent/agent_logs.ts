@@ -1,8 +1,7 @@
 import type { AgentContext } from "./context.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames } from "./services/mod.ts";
-import { agentLinesOf, sharedBridgeLogs } from "./roles/shared/mod.ts";
-import { sharedHarnessNames } from "./roles/shared_harness/shared_harness_service.ts";
+import { agentLinesOf, sharedBridgeLogs, sharedHarnessNames } from "./sharing/mod.ts";
 
 /** Which of the agent's services wrote a line. */
 export type LogSource = "bridge" | "agent" | "shared bridge" | "shared harness";

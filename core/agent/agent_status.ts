@@ -4,8 +4,8 @@ import type { AgentContext } from "./context.ts";
 import { diedReason } from "./died_reason.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
-import { sharedCarriage } from "./roles/shared/mod.ts";
-import { harnessState } from "./roles/harness_record.ts";
+import { sharedCarriage } from "./sharing/mod.ts";
+import { harnessState } from "./harness_record.ts";
 
 /**
  * running: the bridge up and the agent awake; asleep: the bridge's door up, the agent stopped while

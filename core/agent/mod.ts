@@ -1,6 +1,9 @@
 /**
- * Agents: IDs, owners, settings, folders, ports, keys, services, and their lifecycle (create,
- * start, stop, status, logs, remove, restore), plus the two roles each agent runs.
+ * Agents as data and their lifecycle: IDs, owners, settings, folders, ports, keys, services,
+ * create, start, stop, status, logs, remove and restore, and how an agent stands with the shared
+ * bridge and shared harness. The roles that run for an agent are folders of their own beside this
+ * one (core/agent_bridge, core/agent_run, core/shared_bridge, core/shared_harness), and starting
+ * an agent's harness is core/agent/launch.
  * @module
  */
 /** The context agent functions work in. */
@@ -10,7 +13,7 @@ export { checkAgentName, issueAgentId, noteIssuedId } from "./agent_id.ts";
 /** Settings: schema, atomic locked writes, the raw ID read. */
 export { AgentSettings, loadSettings, readIdRaw, saveSettings, updateSettings } from "./settings.ts";
 /** The spec (opinions) and machine settings. */
-export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "./spec.ts";
+export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "../spec/mod.ts";
 export { loadMachine, type Machine, MachineToml } from "./machine.ts";
 export { type AgentConfig, loadAgentConfig } from "./agent_config.ts";
 /** Folders. */
@@ -50,42 +53,18 @@ export { modelNote } from "./model_note.ts";
 /** Services. */
 export * as services from "./services/mod.ts";
 export { serviceFor } from "./service_plan.ts";
-/** The roles each agent runs. */
-export { runAgentRole } from "./roles/run_agent_role.ts";
-export { runBridgeRole } from "./roles/run_bridge_role.ts";
-/** One bridge for every agent (`shared_bridge`): its role, and where it stands for an agent. */
-export { runBridgesRole, SharedBridge, sharedBridgeService } from "./roles/shared/mod.ts";
-/** The shared harness: one sandbox serving an owner's proxy-only agents (PRC-2). */
-export {
-  callShared,
-  runSharedHarnessRole,
-  sharedHarnessNames,
-  sharedHarnessSocketPath,
-  sharedRefusal,
-} from "./roles/shared_harness/mod.ts";
-/** The agent's own bridges: the store bridge and the way in (send.sock). */
-export {
-  checkConversationScope,
-  openStoreDriver,
-  SEND_ACTION,
-  SEND_SOCKET,
-  SendAnswer,
-  SendCall,
-  sendOnWayIn,
-  sendSocketPath,
-  serveStoreBridge,
-  type ServeStoreBridgeOptions,
-  serveWayIn,
-  type ServeWayInOptions,
-  sqliteStorePath,
-  STORE_ACTIONS,
-  STORE_BRIDGE_CAP,
-  STORE_SOCKET,
-  type StoreDriver,
-  storeDriverFor,
-  storeSocketPath,
-  WAY_IN_CAP,
-  type WayInCaller,
-} from "./bridges/mod.ts";
+/** The unix sockets of an agent's socket folder that its bridges listen on. */
+export { SEND_SOCKET, sendSocketPath, STORE_SOCKET, storeSocketPath } from "./sockets.ts";
+/** What a role's failed start said, and whether a socket answers yet. */
+export { firstLoggedError, firstServiceError, type LoggedError, serviceFailure } from "./service_failure.ts";
+export { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
+/** The harness record each bridge keeps: which harness runs for the agent, and how. */
+export { harnessState } from "./harness_record.ts";
+/** As root: the uid each agent's sandbox (or an owner's shared harness) runs as (SBX-1). */
+export { sandboxIdentity, sharedHolder } from "./sandbox_uid.ts";
+/** A role's `--agent <id>`. */
+export { roleAgentId } from "./role_flags.ts";
+/** How an agent stands with the processes it shares: the shared bridge and its owner's shared harness. */
+export * as sharing from "./sharing/mod.ts";
 /** Grants in use: allow/deny, the harness's policy, model key wiring, harness run and check. */
 export * as grants from "./grants/mod.ts";

@@ -21,8 +21,8 @@ import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, loadSettings, updateSettings } from "./settings.ts";
 import { requireTools } from "./system_tools.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
-import { firstServiceError, serviceFailure } from "./roles/door/mod.ts";
-import { startOnSharedBridge, stayOnSharedBridge } from "./roles/shared/mod.ts";
+import { firstServiceError, serviceFailure } from "./service_failure.ts";
+import { startOnSharedBridge, stayOnSharedBridge } from "./sharing/mod.ts";
 import {
   checkUserNamespaces,
   offerBwrapProfile,

@@ -3,7 +3,7 @@ import { holdAgentLock } from "./agent_lock.ts";
 import { unbindKey } from "./keyring.ts";
 import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames } from "./services/mod.ts";
-import { leaveSharedBridge } from "./roles/shared/mod.ts";
+import { leaveSharedBridge } from "./sharing/mod.ts";
 
 /**
  * Stops an agent's services, the bridge first so no message wakes the agent meanwhile, and unbinds

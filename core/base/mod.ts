@@ -11,6 +11,8 @@ export { Secret } from "./secret.ts";
 export { type Logger, logger, type LogLevel, setDefaultLogLevel, setLogSink } from "./log.ts";
 /** Time, real or driven by tests. */
 export { type Clock, SYSTEM_CLOCK } from "./clock.ts";
+/** Ending a process no agent owns a while after its last agent (PRC-15). */
+export { Linger, LINGER_MS } from "./linger.ts";
 /** Durations such as "10s" and "5m". */
 export { isDuration, parseDuration } from "./duration.ts";
 /** Writes that are never seen half done, and tolerant reads. */

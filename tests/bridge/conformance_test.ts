@@ -5,14 +5,12 @@
 import type { BridgeUnderTest } from "./conformance_kit.ts";
 import { runBridgeConformance } from "./bridge_conformance.ts";
 import { serveDemoBridge } from "./demo_bridge.ts";
-import {
-  SEND_ACTION,
-  serveStoreBridge,
-  serveWayIn,
-  sqliteStorePath,
-  STORE_BRIDGE_CAP,
-  WAY_IN_CAP,
-} from "../../core/agent/mod.ts";
+import { serveStoreBridge } from "../../core/agent_bridge/mod.ts";
+import { STORE_BRIDGE_CAP } from "../../core/agent_bridge/mod.ts";
+import { SEND_ACTION } from "../../core/agent_bridge/mod.ts";
+import { WAY_IN_CAP } from "../../core/agent_bridge/mod.ts";
+import { sqliteStorePath } from "../../core/agent_bridge/mod.ts";
+import { serveWayIn } from "../../core/agent_bridge/mod.ts";
 
 const BRIDGES: BridgeUnderTest[] = [
   {

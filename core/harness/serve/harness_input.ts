@@ -1,8 +1,7 @@
 import { z } from "zod";
 // The two schemas alone, not their folders: inside the sandbox a wake waits on every module the
 // harness loads, and agent/ and sandbox/ would bring all of Link's agent and sandbox code (PRC-13).
-import { Spec } from "../../agent/spec.ts";
-import { SandboxSpec } from "../../../sandbox/sandbox_spec.ts";
+import { SandboxSpec, Spec } from "../../spec/mod.ts";
 
 /** One agent as handed to `lnk harness serve`: what the mini harness takes, and more when known. */
 export const ServedAgentInput = z.strictObject({

@@ -7,7 +7,7 @@ import {
   Secret,
   SYSTEM_CLOCK,
 } from "../../base/mod.ts";
-import type { Spec } from "../../agent/mod.ts";
+import type { Spec } from "../../spec/mod.ts";
 import type { SandboxSpec } from "../../../sandbox/mod.ts";
 import { resolveModel } from "../model/mod.ts";
 import type { OpenStore } from "../store/mod.ts";

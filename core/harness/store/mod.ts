@@ -28,7 +28,7 @@ export { answerStoreCall, serveStoreDriver, type ServeStoreDriverOptions } from 
 /** A store that asks a driver program, with or without `serve`, stopping a call past 30 s. */
 export { DRIVER_CALL_TIMEOUT_MS, programStore, type ProgramStoreOptions } from "./program_store.ts";
 /** `lnk store driver --kind files|sqlite --root <path> [--serve]`. */
-export { runStoreDriverRole } from "./store_driver_role.ts";
+export { runStoreDriverRole } from "./run_store_driver_role.ts";
 /** Moving conversations between stores of any drivers (TRN-18). */
 export { type CopiedConversation, copyConversation, copyConversations } from "./copy_conversation.ts";
 /** The narrowed tool list as kept beside the events (TRN-13). */

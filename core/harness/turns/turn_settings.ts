@@ -1,5 +1,5 @@
 import { parseDuration } from "../../base/mod.ts";
-import type { Spec } from "../../agent/mod.ts";
+import type { Spec } from "../../spec/mod.ts";
 
 /** What a message arriving mid-turn does (TRN-11). */
 export type BusyMode = "join" | "queue" | "refuse";

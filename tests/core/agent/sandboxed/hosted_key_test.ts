@@ -6,7 +6,7 @@ import {
   loadAgentConfig,
   loadSettings,
 } from "../../../../core/agent/mod.ts";
-import { startSandboxedHarness } from "../../../../core/agent/roles/sandboxed_harness.ts";
+import { startSandboxedHarness } from "../../../../core/agent/launch/sandboxed_harness.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runJson, tempHome } from "../../../support/mod.ts";
 import { askEndpoint, runStdout, sandboxedTest, toolResult } from "./_support.ts";

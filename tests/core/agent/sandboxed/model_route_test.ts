@@ -3,7 +3,7 @@ import { Secret } from "../../../../core/base/mod.ts";
 import { parseSandboxSpec } from "../../../../sandbox/mod.ts";
 import type { ResolvedModel } from "../../../../core/harness/model/mod.ts";
 import { startSandboxProxy } from "../../../../sandbox/mod.ts";
-import { modelRoute } from "../../../../core/agent/roles/model_route.ts";
+import { modelRoute } from "../../../../core/agent/launch/model_route.ts";
 
 const OPENAI: ResolvedModel = {
   provider: "openai",

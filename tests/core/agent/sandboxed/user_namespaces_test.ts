@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { agentContext, agentStatus, bindKey, loadSettings, startAgent } from "../../../../core/agent/mod.ts";
-import { runAgentRole } from "../../../../core/agent/roles/run_agent_role.ts";
+import { runAgentRole } from "../../../../core/agent_run/run_agent_run_role.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { type TempHome, tempHome } from "../../../support/mod.ts";
 import { createAgent } from "./_support.ts";

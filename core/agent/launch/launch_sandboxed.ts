@@ -1,0 +1,115 @@
+import type { AgentKey, LinkPaths } from "../../base/mod.ts";
+import {
+  type ProxyUpstream,
+  relayPortsIn,
+  runSandboxed,
+  type SandboxPlan,
+  type SandboxSpec,
+  startSandboxProxy,
+} from "../../../sandbox/mod.ts";
+import type { ProxyKey } from "../../../proxy/mod.ts";
+import type { ServedAgentInput } from "../../harness/mod.ts";
+import type { ResolvedModel } from "../../harness/model/mod.ts";
+import type { AgentSettings } from "../settings.ts";
+import type { Spec } from "../../spec/mod.ts";
+import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
+import { modelRoute } from "./model_route.ts";
+import { readSandboxReady } from "./sandbox_ready.ts";
+
+/**
+ * A sandboxed harness start, planned: everything read, checked and resolved ahead, so a start is
+ * its proxy (a new secret each time, SBX-19), its relays and the spawn (PRC-13).
+ */
+export interface SandboxedHarnessPlan {
+  readonly agent: AgentSettings;
+  readonly paths: LinkPaths;
+  readonly spec: Spec;
+  /** `~/.lnk/agents/.net/<id>`, and its real path, where the sandbox shows it. */
+  readonly netDir: string;
+  readonly insideNet: string;
+  /** bubblewrap's command line and environment, less the proxy's variables each start adds. */
+  readonly sandbox: SandboxPlan;
+  /** The proxy's grants and the model key it adds, when the harness reaches out through it. */
+  readonly proxy?: { readonly spec: SandboxSpec; readonly keys: readonly ProxyKey[] };
+  /** Ports of this machine's loopback relayed in: [localhost] ports and a model served here. */
+  readonly ports: readonly number[];
+  /** Link Harness's model as resolved outside; how it is reached depends on the start's proxy. */
+  readonly model?: { readonly resolved: ResolvedModel; readonly wired: boolean };
+  /** What Link Harness is handed on stdin besides its model and proxy. */
+  readonly input: Partial<ServedAgentInput>;
+}
+
+/** What one start takes besides its plan and key. */
+export interface LaunchSandboxedOptions {
+  /** Stops the sandbox, the proxy and the relays when it aborts. */
+  readonly signal?: AbortSignal;
+  /** How the proxy reaches upstream (tests: loopback fakes for hosted providers). */
+  readonly upstream?: ProxyUpstream;
+}
+
+/**
+ * Starts a planned sandboxed harness: its proxy on `.net/<id>/proxy.sock` with a new secret, the
+ * relays of its loopback ports, then bubblewrap in a session of its own (stopping the bridge or
+ * service stops the harness through stop(), cleanly; --die-with-parent ends it with this process),
+ * the harness's input on stdin, and its ready line. Everything is let go again if it fails.
+ */
+export async function launchSandboxedHarness(
+  planned: SandboxedHarnessPlan,
+  key: AgentKey,
+  options: LaunchSandboxedOptions = {},
+): Promise<HarnessProcess> {
+  await using stack = new AsyncDisposableStack();
+  const { signal } = options;
+  await Deno.mkdir(planned.netDir, { recursive: true, mode: 0o700 });
+  const proxy = planned.proxy && stack.use(
+    await startSandboxProxy(planned.netDir, planned.proxy.spec, {
+      keys: planned.proxy.keys,
+      signal,
+      upstream: options.upstream,
+    }),
+  );
+  stack.use(await relayPortsIn(planned.netDir, planned.ports, { signal }));
+  const plan = proxy
+    ? { ...planned.sandbox, env: { ...planned.sandbox.env, ...proxy.env } }
+    : planned.sandbox;
+  const sandbox = stack.use(
+    await runSandboxed(plan, {
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "log",
+      agent: planned.agent.id,
+      signal,
+      ownSession: true,
+    }),
+  );
+  const route = planned.model && modelRoute(planned.model.resolved, { proxy, wired: planned.model.wired });
+  const line = harnessInputLine(planned.agent, key, {
+    paths: planned.paths,
+    spec: planned.spec,
+    netDir: planned.insideNet,
+    more: { ...planned.input, model: route?.model, proxy: proxy && { url: proxy.root } },
+  });
+  await writeAndClose(sandbox.child.stdin, line);
+  await readSandboxReady(sandbox.child.stdout, sandbox.status, planned.agent.id);
+  const owned = stack.move();
+  let stopping: Promise<void> | undefined;
+  const stop = () => stopping ??= sandbox.stop().then(() => owned.disposeAsync());
+  return {
+    pid: sandbox.pid,
+    status: sandbox.status,
+    sandboxed: true,
+    proxied: proxy !== undefined,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+async function writeAndClose(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
+  const writer = stdin.getWriter();
+  try {
+    await writer.write(new TextEncoder().encode(text));
+    await writer.close();
+  } catch {
+    // The sandbox ended first; its status says why.
+  }
+}

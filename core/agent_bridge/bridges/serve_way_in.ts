@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { type LinkPaths, logger, SYSTEM_CLOCK } from "../../base/mod.ts";
+import { bridgeFailure, type BridgeHosting, type BridgeServer, serveBridge } from "../../../bridge/mod.ts";
+import { heldDir, holdAnswer, LINK_CONNECTION } from "../../../connections/link/mod.ts";
+import { sendSocketPath } from "../../agent/mod.ts";
+import { agentKeyFor, type ServedAgent } from "./served_agent.ts";
+
+const log = logger("way-in");
+
+/** The way in's socket name in the agent's `.net/<id>/` folder. */
+
+/** How many sends the way in holds at once; one more is answered `busy` (BRG-11). */
+export const WAY_IN_CAP = 8;
+
+/** The one action of the way in. */
+export const SEND_ACTION = "send";
+
+/**
+ * A message the agent sends out on one of its connections (its harness answering a reminder, its
+ * scheduler): the thread is the thread key, `<connection>:<chat id>`.
+ */
+export const SendCall = z.strictObject({
+  connection: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/),
+  // deno-lint-ignore no-control-regex
+  thread: z.string().min(3).max(512).regex(/^[^\u0000-\u001f\u007f]+$/),
+  text: z.string().min(1),
+});
+export type SendCall = z.infer<typeof SendCall>;
+
+/** What the way in did with a send: held for the next chat on the thread (the `link` connection). */
+export const SendAnswer = z.strictObject({ held: z.boolean() });
+export type SendAnswer = z.infer<typeof SendAnswer>;
+
+/** Options for serveWayIn. */
+export interface ServeWayInOptions extends ServedAgent, BridgeHosting {
+  /** The home whose keyring is checked at every call (BRG-14), and where the socket is by default. */
+  paths: LinkPaths;
+}
+
+/**
+ * Serves an agent's way in, `.net/<id>/send.sock` unless told: a proven `send` puts the agent's
+ * message on a connection. On `link` it is held in the connection's folder for the next chat on
+ * its thread (LOC-5); other connections answer that they are not connected yet. Every call is
+ * checked against the keyring as well as the key the bridge was handed, so a way in that outlives
+ * its agent's stop takes nothing proved with the old key (BRG-14).
+ */
+export function serveWayIn(options: ServeWayInOptions): Promise<BridgeServer> {
+  const { agent, paths } = options;
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  return serveBridge({
+    path: options.port === undefined ? (options.path ?? sendSocketPath(paths, agent.id)) : undefined,
+    port: options.port,
+    clock: options.clock,
+    placesPerUser: options.placesPerUser,
+    placesPerBridge: options.placesPerBridge,
+    checkKeyring: paths,
+    signal: options.signal,
+    name: "send",
+    cap: WAY_IN_CAP,
+    keyFor: agentKeyFor(options, "send"),
+    async handle(call, conn): Promise<SendAnswer> {
+      if (call.action !== SEND_ACTION) {
+        throw bridgeFailure("refused", `Cannot "${call.action}": the way in only sends`);
+      }
+      const send = await conn.body(SendCall);
+      if (!send.thread.startsWith(`${send.connection}:`)) {
+        const message = `Cannot send on thread "${send.thread}": it is not a thread of "${send.connection}"`;
+        throw bridgeFailure("invalid", message);
+      }
+      if (send.connection !== LINK_CONNECTION) {
+        throw bridgeFailure("refused", `Cannot send on "${send.connection}": it is not connected`);
+      }
+      await Deno.mkdir(paths.connectionDir(agent.id, LINK_CONNECTION), { recursive: true, mode: 0o700 });
+      await holdAnswer(heldDir(paths, agent.id), { thread: send.thread, text: send.text, at: clock.now() });
+      log.info("Message held for the next chat", { agent: agent.id, thread: send.thread });
+      return { held: true };
+    },
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * The agent's door as its bridge runs it: its port relayed to the harness's socket (bridge/'s
+ * serveDoor), the agent woken at a connection that finds it asleep or its harness dead (one wake
+ * shared, 503 with the reason when it fails), and let sleep when idle (PRC-10, PRC-11, U-36).
+ * @module
+ */
+/** Opens the door over an agent. */
+export { type AgentDoor, type AgentDoorOptions, openAgentDoor } from "./agent_door.ts";
+/** Waking and sleeping, one step at a time. */
+export { AgentWaker, type AgentWakerOptions, type WakeState } from "./agent_waker.ts";
+/** The idle sleep condition (PRC-10). */
+export { type IdleCheck, IdleWatch, type IdleWatchOptions } from "./idle_watch.ts";
+/** Asks the harness whether a turn runs or a background command holds its lock. */
+export { askHarnessBusy, HarnessBusy } from "./harness_busy.ts";
+/** Rejects when a door or bridge stops accepting on its own, so its role ends with why. */
+export { stoppedAccepting } from "./stopped_accepting.ts";

@@ -1,0 +1,109 @@
+import { join } from "node:path";
+import {
+  announceReady,
+  homeFrom,
+  isLinkError,
+  LinkError,
+  LinkPaths,
+  logger,
+  parseDuration,
+  PORT_TAKEN_EXIT,
+  raiseFdLimit,
+} from "../base/mod.ts";
+import { loadAgentConfig } from "../agent/mod.ts";
+import { serveStoreBridge, serveWayIn, storeDriverFor } from "./bridges/mod.ts";
+import { agentContext } from "../agent/mod.ts";
+import { readKey } from "../agent/mod.ts";
+import { pickBackend, serviceNames } from "../agent/services/mod.ts";
+import { type AgentSettings, loadSettings } from "../agent/mod.ts";
+import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
+import { firstServiceError } from "../agent/mod.ts";
+import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
+import { roleAgentId } from "../agent/mod.ts";
+import { warmHarnessCode } from "../agent/launch/mod.ts";
+
+const log = logger("bridge");
+
+/**
+ * `lnk agent bridge --agent <id> [--foreground]`: the agent's bridge, outside the sandbox. It holds
+ * the agent's port (the door), wakes the agent itself (its proxy here, its sandbox with the harness
+ * as this process's child: PRC-13), relays each connection to the harness's endpoint socket, and
+ * lets the agent sleep when idle (PRC-10). It says it is ready once the door is open and the agent
+ * awake. With --foreground it runs in a terminal's session and has no service log to read.
+ */
+export async function runBridgeRole(args: string[], signal: AbortSignal): Promise<number> {
+  const id = roleAgentId(args);
+  log.debug("Descriptor limit", { ...raiseFdLimit() });
+  const paths = new LinkPaths(homeFrom(Deno.env));
+  const settings = await loadSettings(paths, id);
+  const { spec } = await loadAgentConfig(paths, settings);
+  const key = await readKey(paths, id);
+  if (!key) {
+    throw new LinkError(
+      "AGENT_NOT_RUNNING",
+      `Cannot open the door of agent "${settings.name}": it has no key bound`,
+      {
+        hint: "Start it with `lnk agent start`",
+      },
+    );
+  }
+  const socket = join(paths.net(id), "endpoint.sock");
+  const caller = { agentId: id, agentName: settings.name, key };
+  const port = settings.ports.endpoint;
+  const door = await openAgentDoor({
+    agentId: id,
+    port,
+    socket,
+    starter: await starterFor(args, settings, { paths, socket }),
+    idleAfterMs: parseDuration(spec.run.idle_after),
+    askHarness: () => askHarnessBusy(socket, caller),
+  }).catch((err) => {
+    if (!isLinkError(err, "PORT_UNAVAILABLE")) throw err;
+    return undefined;
+  });
+  if (!door) {
+    log.error("Cannot hold the agent's port: another program holds it", {
+      agent: id,
+      port,
+      code: "PORT_UNAVAILABLE",
+    });
+    return PORT_TAKEN_EXIT;
+  }
+  await using _door = door;
+  const served = { agent: { id, owner: settings.owner }, key, paths };
+  await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
+  await using wayIn = await serveWayIn(served);
+  log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
+  // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
+  await door.wake();
+  announceReady({ port, state: door.state });
+  warmHarnessCode(Deno.env.toObject());
+  // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
+  // that looks alive with no door.
+  await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
+  return 0;
+}
+
+function stoppedBy(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
+/**
+ * The agent started by this bridge itself. A failed start says the harness's own reason, the first
+ * error in this bridge's service log since it began (a terminal's session has no log to read).
+ */
+async function starterFor(
+  args: string[],
+  agent: AgentSettings,
+  where: { paths: LinkPaths; socket: string },
+): Promise<InBridgeStarter> {
+  const ctx = agentContext(Deno.env, { home: where.paths.home });
+  if (args.includes("--foreground")) return inBridgeStarter(ctx, agent, { socket: where.socket });
+  const backend = await pickBackend(where.paths, Deno.env);
+  const names = serviceNames("bridge", agent.id);
+  return inBridgeStarter(ctx, agent, {
+    socket: where.socket,
+    loggedSince: (sinceMs) => firstServiceError(backend, names, sinceMs),
+  });
+}
