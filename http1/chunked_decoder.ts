@@ -1,7 +1,7 @@
 import { parseFieldLine } from "./fields.ts";
 import { Http1Malformed } from "./http1_malformed.ts";
 import { latin1Text } from "./latin1.ts";
-import { MAX_FIELDS, MAX_HEAD_BYTES, MAX_LINE_BYTES } from "./limits.ts";
+import { MAX_CHUNK_LINE_BYTES, MAX_FIELDS, MAX_HEAD_BYTES } from "./limits.ts";
 import { LineScanner } from "./line_scanner.ts";
 
 /**
@@ -22,7 +22,7 @@ type State = "size" | "data" | "cr" | "lf" | "trailers" | "done";
 export class ChunkedDecoder {
   #state: State = "size";
   #left = 0;
-  #line = new LineScanner({ limit: MAX_LINE_BYTES });
+  #line = new LineScanner({ limit: MAX_CHUNK_LINE_BYTES });
   #trailerBytes = 0;
   #trailers = 0;
 

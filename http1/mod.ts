@@ -11,8 +11,8 @@
  */
 /** What is not HTTP/1.1, or ends mid-message. */
 export { endedMidway, Http1Malformed } from "./http1_malformed.ts";
-/** The limits on a line, a head and its fields. */
-export { MAX_FIELDS, MAX_HEAD_BYTES, MAX_LINE_BYTES } from "./limits.ts";
+/** The limits on a line, a head and its fields, a chunk size line and a trailer. */
+export { MAX_CHUNK_LINE_BYTES, MAX_FIELDS, MAX_HEAD_BYTES, MAX_LINE_BYTES } from "./limits.ts";
 /** One line from bytes split anywhere: HTTP's strict CR LF, or a bridge's LF. */
 export { type LineEnd, LineScanner } from "./line_scanner.ts";
 /** A connection read through one buffer: heads, bodies, lines, and the rest for a relay. */

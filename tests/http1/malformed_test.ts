@@ -130,7 +130,8 @@ const CASES: Case[] = [
   chunk("a chunk extension with no name", "5;=b\r\nhello\r\n0\r\n\r\n"),
   chunk("a chunk extension whose quoted string does not end", '5;a="b\r\nhello\r\n0\r\n\r\n'),
   chunk("a chunk extension with a control character", "5;a=\x01\r\nhello\r\n0\r\n\r\n"),
-  chunk("a chunk size line longer than 16 KiB", `5;${"a".repeat(16 * 1024)}\r\nhello\r\n0\r\n\r\n`),
+  chunk("a chunk size line longer than 4 KiB", `5;${"a".repeat(4 * 1024)}\r\nhello\r\n0\r\n\r\n`),
+  chunk("a trailer line longer than 4 KiB", `0\r\nX: ${"a".repeat(4 * 1024)}\r\n\r\n`),
   chunk("chunk data longer than its size", "3\r\nabcd\r\n0\r\n\r\n"),
   chunk("chunk data shorter than its size", "5\r\nabc\r\n0\r\n\r\n"),
   chunk("chunk data ended by LF alone", "3\r\nabc\n0\r\n\r\n"),
@@ -138,7 +139,7 @@ const CASES: Case[] = [
   chunk("a trailer with no colon", "0\r\nbad\r\n\r\n"),
   chunk("a trailer with a bare CR", "0\r\nX: a\rb\r\n\r\n"),
   chunk("201 trailers", `0\r\n${"X: a\r\n".repeat(201)}\r\n`),
-  chunk("trailers larger than 64 KiB", `0\r\n${`X: ${"a".repeat(8000)}\r\n`.repeat(9)}\r\n`),
+  chunk("trailers larger than 64 KiB", `0\r\n${`X: ${"a".repeat(4000)}\r\n`.repeat(17)}\r\n`),
   // Responses (§4, §6).
   response("a status code of two digits", "HTTP/1.1 20 OK\r\n\r\n"),
   response("a status code below 100", "HTTP/1.1 099 Odd\r\nContent-Length: 0\r\n\r\n"),
