@@ -5,12 +5,12 @@ import { MAX_CHUNK_LINE_BYTES, MAX_FIELDS, MAX_HEAD_BYTES } from "./limits.ts";
 import { LineScanner } from "./line_scanner.ts";
 
 /**
- * chunk-size [ chunk-ext ] (RFC 9112 §7.1): hex digits, at most 13 of them past leading zeros (a
- * size JavaScript counts exactly), then extensions, each `;name` or `;name=value` with a token
- * or a quoted string, SP or HTAB allowed around `;` and `=`.
+ * chunk-size [ chunk-ext ] (RFC 9112 §7.1): at most 12 hex digits, leading zeros counted (a size
+ * JavaScript counts exactly, up to 256 TiB), then extensions, each `;name` or `;name=value` with
+ * a token or a quoted string, SP or HTAB allowed around `;` and `=`.
  */
 const CHUNK_LINE =
-  /^0*([0-9A-Fa-f]{1,13})(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)*$/;
+  /^([0-9A-Fa-f]{1,12})(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)*$/;
 
 type State = "size" | "data" | "cr" | "lf" | "trailers" | "done";
 
