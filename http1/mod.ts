@@ -55,8 +55,9 @@ export { ChunkedDecoder } from "./chunked_decoder.ts";
 export { readBody } from "./read_body.ts";
 /** The messages of one direction followed from bytes fed as they pass. */
 export { type MessageEvents, MessageScanner } from "./message_scanner.ts";
-/** Heads and chunks as bytes. */
+/** A head as bytes, to write. */
 export { encodeHead } from "./encode_head.ts";
+/** A chunk as bytes, and the end of a chunked body, to write. */
 export { encodeChunk, LAST_CHUNK } from "./encode_chunk.ts";
 /** Text as bytes and back, a byte per character. */
 export { latin1, latin1Text } from "./latin1.ts";
