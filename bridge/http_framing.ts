@@ -1,5 +1,13 @@
-import { parseRequestHead, parseResponseHead, Unframeable } from "./http_head.ts";
-import { type BodyFraming, MessageReader } from "./http_message_reader.ts";
+import {
+  type BodyFraming,
+  headerValues,
+  Http1Malformed,
+  MessageScanner,
+  requestFraming,
+  type RequestHead,
+  responseFraming,
+  type ResponseHead,
+} from "../http1/mod.ts";
 
 /**
  * Watches both directions of one relayed connection and tells whether an answer is still
@@ -55,12 +63,14 @@ class FramingTracker implements HttpFraming {
   #serverEnded = false;
   #interim = false;
   #switchAsked = false;
-  #requests = new MessageReader("request", {
-    head: (lines) => this.#requestHead(lines),
+  #requests = new MessageScanner({
+    kind: "request",
+    head: (head) => this.#requestHead(head),
     done: () => this.#requestDone(),
   });
-  #responses = new MessageReader("response", {
-    head: (lines) => this.#responseHead(lines),
+  #responses = new MessageScanner({
+    kind: "response",
+    head: (head) => this.#responseHead(head),
     done: () => this.#responseDone(),
   });
 
@@ -91,12 +101,12 @@ class FramingTracker implements HttpFraming {
     this.#serverEnded = true;
   }
 
-  #feed(reader: MessageReader, bytes: Uint8Array): void {
+  #feed(reader: MessageScanner, bytes: Uint8Array): void {
     if (this.#opaque) return;
     try {
       reader.feed(bytes);
     } catch (err) {
-      if (!(err instanceof Unframeable)) throw err;
+      if (!(err instanceof Http1Malformed)) throw err;
       this.#becomeOpaque();
     }
   }
@@ -107,37 +117,24 @@ class FramingTracker implements HttpFraming {
     this.#responses.giveUp();
   }
 
-  #requestHead(lines: string[]): BodyFraming {
-    const head = parseRequestHead(lines);
-    const method = head.method ?? "GET";
-    this.#switchAsked = method === "CONNECT" || head.upgrade;
-    this.#pending.push({ method, target: head.target ?? "", switching: this.#switchAsked });
-    if (head.encoded && !head.chunked) throw new Unframeable("request body of unknown length");
-    if (method === "CONNECT") return { kind: "none" };
-    if (head.chunked) return { kind: "chunked" };
-    return head.contentLength ? { kind: "length", length: head.contentLength } : { kind: "none" };
+  #requestHead(head: RequestHead): BodyFraming {
+    this.#switchAsked = head.method === "CONNECT" || headerValues(head.headers, "upgrade").length > 0;
+    this.#pending.push({ method: head.method, target: head.target, switching: this.#switchAsked });
+    return requestFraming(head);
   }
 
   #requestDone(): void {
     if (this.#switchAsked) this.#requests.hold();
   }
 
-  #responseHead(lines: string[]): BodyFraming {
-    const head = parseResponseHead(lines);
-    const status = head.status ?? 0;
+  #responseHead(head: ResponseHead): BodyFraming {
     const request = this.#pending[0];
-    this.#interim = status >= 100 && status < 200 && status !== 101;
-    if (!this.#interim && request) this.#events.answered?.(status, request);
-    if (status === 101 || (request?.method === "CONNECT" && status >= 200 && status < 300)) {
-      this.#becomeOpaque();
-      return { kind: "opaque" };
-    }
-    if (this.#interim || request?.method === "HEAD" || status === 204 || status === 304) {
-      return { kind: "none" };
-    }
-    if (head.encoded) return head.chunked ? { kind: "chunked" } : { kind: "until-close" };
-    if (head.contentLength !== undefined) return { kind: "length", length: head.contentLength };
-    return { kind: "until-close" };
+    this.#interim = head.status >= 100 && head.status < 200 && head.status !== 101;
+    // Framed first: an answer that cannot be framed is never told as one.
+    const framing = responseFraming(head, request?.method ?? "GET");
+    if (!this.#interim && request) this.#events.answered?.(head.status, request);
+    if (framing.kind === "tunnel") this.#becomeOpaque();
+    return framing;
   }
 
   #responseDone(): void {

@@ -1,6 +1,6 @@
 import { closeQuietly, writeAll } from "../core/base/mod.ts";
-import { type ByteConn, type ConnReader } from "./conn_reader.ts";
-import { latin1 } from "./http_head.ts";
+import { type ConnReader, latin1 } from "../http1/mod.ts";
+import type { ByteConn } from "./byte_conn.ts";
 
 /**
  * Answers a CONNECT with 200 and carries bytes both ways until both sides are done. Bytes the
@@ -8,7 +8,7 @@ import { latin1 } from "./http_head.ts";
  * protocol that ends one direction first (a request, then its answer) still works. An error on
  * either side closes both.
  */
-export async function tunnel(client: ConnReader, upstream: ByteConn): Promise<void> {
+export async function tunnel(client: ConnReader<ByteConn>, upstream: ByteConn): Promise<void> {
   await writeAll(client.conn, latin1("HTTP/1.1 200 Connection Established\r\n\r\n"));
   const closeBoth = () => [client.conn, upstream].forEach(closeQuietly);
   const outbound = async () => {

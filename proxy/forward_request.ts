@@ -1,29 +1,24 @@
 import { closeQuietly, writeAll } from "../core/base/mod.ts";
-import type { Route } from "./check_target.ts";
-import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
 import {
-  expectsContinue,
-  type Framing,
-  framingHeader,
-  needsChunking,
-  relayBody,
-  requestFraming,
-  responseFraming,
-} from "./http_body.ts";
-import {
+  ConnReader,
   encodeHead,
-  endToEndHeaders,
+  expectsContinue,
   hasToken,
   type Header,
   headerValue,
   latin1,
-  parseResponseHead,
+  type MessageBody,
+  readResponseHead,
   type RequestHead,
   type ResponseHead,
-} from "./http_head.ts";
+} from "../http1/mod.ts";
+import { type ByteConn, sendPromptly } from "./byte_conn.ts";
+import type { Route } from "./check_target.ts";
+import { endToEndHeaders } from "./end_to_end_headers.ts";
 import { injectKeys, type ProxyKey } from "./proxy_key.ts";
 import { hostHeader, type ProxyTarget } from "./proxy_target.ts";
 import { type Refusal, upstreamFailed } from "./refusal.ts";
+import { framingHeader, needsChunking, relayBody, requestBody, responseBody } from "./relay_body.ts";
 import type { Dial, StartTls } from "./upstream.ts";
 
 /** What forwarding needs besides the request: how to reach upstream, the keys, and a registry of open connections. */
@@ -41,22 +36,22 @@ export interface ForwardContext {
  * the caller's connection may carry another request. Throws when it fails mid-answer.
  */
 export async function forwardRequest(
-  client: ConnReader,
+  client: ConnReader<ByteConn>,
   request: RequestHead,
   target: ProxyTarget,
   route: Route,
   context: ForwardContext,
 ): Promise<Refusal | { keepAlive: boolean }> {
-  let body: Framing;
+  let body: MessageBody;
   try {
-    body = requestFraming(request.headers);
+    body = requestBody(request);
   } catch (err) {
     return { reason: "bad-request", message: `Cannot forward the request: ${(err as Error).message}` };
   }
   const tls = target.scheme === "https";
   let upstream: ByteConn | undefined;
   let forget = () => {};
-  let answer: ConnReader;
+  let answer: ConnReader<ByteConn>;
   let response: ResponseHead;
   try {
     try {
@@ -90,23 +85,23 @@ export async function forwardRequest(
   }
 }
 
-async function readFinalResponse(answer: ConnReader): Promise<ResponseHead> {
+async function readFinalResponse(answer: ConnReader<ByteConn>): Promise<ResponseHead> {
   while (true) {
-    const text = await answer.readHead();
-    if (text === null) throw new Error("it closed the connection without answering");
-    const head = parseResponseHead(text);
+    const head = await readResponseHead(answer);
+    if (head === null) throw new Error("it closed the connection without answering");
     if (head.status === 101) throw new Error("it switched protocols, which the proxy does not carry");
     if (head.status >= 200) return head;
   }
 }
 
 async function relayResponse(
-  answer: ConnReader,
+  answer: ConnReader<ByteConn>,
   response: ResponseHead,
   request: RequestHead,
   client: ByteConn,
 ): Promise<{ keepAlive: boolean }> {
-  const framing = responseFraming(response.headers, request.method, response.status);
+  const framing = responseBody(response, request.method);
+  if (framing.kind === "tunnel") throw new Error("it switched protocols, which the proxy does not carry");
   const http11 = request.version === "HTTP/1.1";
   const chunked = http11 && needsChunking(framing);
   const keepAlive = http11 && !hasToken(request.headers, "connection", "close") &&

@@ -1,9 +1,9 @@
 import { closeQuietly, logger, type Secret, writeAll } from "../core/base/mod.ts";
+import { type ConnReader, encodeHead, type Header, type RequestHead } from "../http1/mod.ts";
+import { type ByteConn, sendPromptly } from "./byte_conn.ts";
 import { checkTarget, type Resolve } from "./check_target.ts";
-import { type ByteConn, type ConnReader, sendPromptly } from "./conn_reader.ts";
 import { tunnel } from "./connect_tunnel.ts";
 import { type ForwardContext, forwardRequest } from "./forward_request.ts";
-import { encodeHead, type Header, type RequestHead } from "./http_head.ts";
 import { checkOwnHost, checkPathSecret, checkProxyAuthorization } from "./proxy_auth.ts";
 import {
   parseAbsoluteTarget,
@@ -33,7 +33,7 @@ type Form = "base-url" | "absolute" | "connect";
  * whether the connection may carry another request.
  */
 export async function handleRequest(
-  client: ConnReader,
+  client: ConnReader<ByteConn>,
   request: RequestHead,
   context: RequestContext,
 ): Promise<boolean> {

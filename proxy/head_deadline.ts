@@ -1,5 +1,5 @@
 import type { Clock } from "../core/base/mod.ts";
-import type { ConnReader } from "./conn_reader.ts";
+import { type ConnReader, readRequestHead, type RequestHead } from "../http1/mod.ts";
 
 /** How long a head may take from its first byte to its blank line: a slow-drip head is cut then. */
 export const HEAD_DEADLINE_MS = 10_000;
@@ -13,7 +13,7 @@ export interface HeadDeadlines {
 }
 
 /**
- * The next request head within its deadlines: its text, null when the caller ended, "idle" when no
+ * The next request head within its deadlines: the head, null when the caller ended, "idle" when no
  * byte came in time (a kept-alive connection is let go), "late" when the head began and did not
  * end in time. Once "idle" or "late", the read still pending is the caller's to end by closing.
  */
@@ -21,7 +21,7 @@ export async function readHeadInTime(
   reader: ConnReader,
   clock: Clock,
   deadlines: HeadDeadlines,
-): Promise<string | null | "idle" | "late"> {
+): Promise<RequestHead | null | "idle" | "late"> {
   const done = new AbortController();
   const idle = new AbortController();
   const expired = Promise.withResolvers<"idle" | "late">();
@@ -35,7 +35,7 @@ export async function readHeadInTime(
     idle.abort();
     expire(deadlines.headMs, done.signal, "late");
   };
-  const head = reader.readHead(started);
+  const head = readRequestHead(reader, { started });
   head.catch(() => {});
   try {
     return await Promise.race([head, expired.promise]);

@@ -27,7 +27,7 @@ export { type Refusal, type RefusalReason } from "./refusal.ts";
 /** How the proxy reaches upstream: dialling a checked address, TLS on it, resolving. */
 export { type Dial, dialTcp, resolveDns, type StartTls, startTls } from "./upstream.ts";
 /** The connection methods the proxy uses. */
-export { type ByteConn } from "./conn_reader.ts";
+export { type ByteConn } from "./byte_conn.ts";
 /** The variables and URLs a sandboxed program reaches the proxy with. */
 export { proxyBaseUrl, proxyEnv, proxyUrl } from "./proxy_env.ts";
 /** A fresh secret for one start of the proxy. */

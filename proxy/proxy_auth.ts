@@ -1,5 +1,5 @@
 import type { Secret } from "../core/base/mod.ts";
-import { type Header, headerValue } from "./http_head.ts";
+import { type Header, headerValue } from "../http1/mod.ts";
 import type { Refusal } from "./refusal.ts";
 import { splitAuthority } from "./proxy_target.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Secret } from "../core/base/mod.ts";
-import type { Header } from "./http_head.ts";
+import type { Header } from "../http1/mod.ts";
 
 /**
  * A hosted model's key the proxy adds (SBX-16): requests to `host` over TLS have `placeholder`

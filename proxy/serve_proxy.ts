@@ -9,11 +9,11 @@ import {
   type Secret,
   SYSTEM_CLOCK,
 } from "../core/base/mod.ts";
+import { ConnReader, type RequestHead } from "../http1/mod.ts";
+import { type ByteConn, sendPromptly } from "./byte_conn.ts";
 import type { Resolve } from "./check_target.ts";
-import { type ByteConn, ConnReader, sendPromptly } from "./conn_reader.ts";
 import { handleRequest, type RequestContext, writeRefusal } from "./handle_request.ts";
 import { HEAD_DEADLINE_MS, type HeadDeadlines, IDLE_DEADLINE_MS, readHeadInTime } from "./head_deadline.ts";
-import { parseRequestHead, type RequestHead } from "./http_head.ts";
 import type { ProxyKey } from "./proxy_key.ts";
 import { ProxyPolicy } from "./proxy_policy.ts";
 import { compileTargetRules } from "./target_rules.ts";
@@ -171,16 +171,16 @@ async function serveConnection(
     while (true) {
       let request: RequestHead;
       try {
-        const text = await readHeadInTime(reader, limits.clock, limits.deadlines);
-        if (text === null || text === "idle") return;
-        if (text === "late") {
+        const head = await readHeadInTime(reader, limits.clock, limits.deadlines);
+        if (head === null || head === "idle") return;
+        if (head === "late") {
           const seconds = limits.deadlines.headMs / 1000;
           const message = `Cannot read the request: its head did not arrive within ${seconds} s`;
           log.warn("Request refused", { reason: "head-timeout" });
           await writeRefusal(conn, { reason: "head-timeout", message }, true);
           return;
         }
-        request = parseRequestHead(text);
+        request = head;
       } catch (err) {
         const message = `Cannot read the request: ${(err as Error).message}`;
         await writeRefusal(conn, { reason: "bad-request", message }, true);

@@ -1,4 +1,4 @@
-import type { ByteConn } from "./conn_reader.ts";
+import type { ByteConn } from "./byte_conn.ts";
 
 /** Opens a TCP connection to a checked address (an IP literal, never a name). */
 export type Dial = (address: string, port: number) => Promise<ByteConn>;

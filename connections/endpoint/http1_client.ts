@@ -1,5 +1,13 @@
 import { closeQuietly, LinkError, writeAll } from "../../core/base/mod.ts";
-import { type BodyFraming, Http1Malformed, Http1Reader } from "./http1_reader.ts";
+import {
+  ConnReader,
+  Http1Malformed,
+  type MessageBody,
+  readBody,
+  readResponseHead,
+  responseFraming,
+  type ResponseHead,
+} from "../../http1/mod.ts";
 
 /** One HTTP/1.1 request to write on a connection we hold. */
 export interface Http1Request {
@@ -24,11 +32,12 @@ const encoder = new TextEncoder();
  */
 export class Http1Connection {
   #conn: Deno.Conn;
-  #reader: Http1Reader;
+  #reader: ConnReader;
   #host: string;
   constructor(conn: Deno.Conn, host = "127.0.0.1") {
     this.#conn = conn;
-    this.#reader = new Http1Reader(conn);
+    // A failed read is the endpoint gone, as its end is.
+    this.#reader = new ConnReader({ read: (buffer) => conn.read(buffer).catch(() => null) });
     this.#host = host;
   }
 
@@ -47,44 +56,45 @@ export class Http1Connection {
   }
 
   async #readResponse(method: string): Promise<Http1Response> {
-    let status = 100;
-    let headers = new Headers();
-    while (status >= 100 && status < 200) {
-      const lines = await this.#reader.readHead().catch(() => undefined);
-      if (!lines) throw closed();
-      const statusLine = lines[0]!;
-      const match = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
-      if (!match) {
-        throw new LinkError(
-          "PROOF_FAILED",
-          `Cannot read the endpoint's answer: "${statusLine.slice(0, 60)}"`,
-        );
-      }
-      status = Number(match[1]);
-      headers = new Headers();
-      for (const line of lines.slice(1)) {
-        const colon = line.indexOf(":");
-        if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-      }
+    for (;;) {
+      const head = await readResponseHead(this.#reader).catch((err) => {
+        throw err instanceof Http1Malformed && !err.ended ? unreadable(err.message) : closed();
+      });
+      if (!head) throw closed();
+      // Interim answers (100 Continue, 103 Early Hints) come before the one that answers.
+      if (head.status >= 100 && head.status < 200 && head.status !== 101) continue;
+      const framing = framingOf(head, method);
+      const headers = new Headers();
+      for (const [name, value] of head.headers) headers.append(name, value);
+      return { status: head.status, headers, body: framing.kind === "none" ? empty() : this.#body(framing) };
     }
-    const noBody = method === "HEAD" || status === 204 || status === 304;
-    return { status, headers, body: noBody ? empty() : this.#body(headers) };
   }
 
-  async *#body(headers: Headers): AsyncIterable<Uint8Array> {
-    const length = headers.get("content-length");
-    const framing: BodyFraming = /chunked/i.test(headers.get("transfer-encoding") ?? "")
-      ? { kind: "chunked" }
-      : length === null
-      ? { kind: "until-close" }
-      : { kind: "length", length: Number(length) };
+  async *#body(framing: MessageBody): AsyncIterable<Uint8Array> {
     try {
-      yield* this.#reader.body(framing);
+      yield* readBody(this.#reader, framing);
     } catch (err) {
       if (err instanceof Http1Malformed) throw closed();
       throw err;
     }
   }
+}
+
+/** How the answer's body is framed; an answer that cannot be framed, or switches protocols, is unreadable. */
+function framingOf(head: ResponseHead, method: string): MessageBody {
+  try {
+    const framing = responseFraming(head, method);
+    if (framing.kind !== "tunnel") return framing;
+  } catch (err) {
+    if (err instanceof Http1Malformed) throw unreadable(err.message);
+    throw err;
+  }
+  throw unreadable("it switches to another protocol");
+}
+
+/** What came is not an HTTP/1.1 answer: whatever holds the port is not the agent's endpoint. */
+function unreadable(why: string): LinkError {
+  return new LinkError("PROOF_FAILED", `Cannot read the endpoint's answer: ${why}`);
 }
 
 async function* empty(): AsyncIterable<Uint8Array> {}

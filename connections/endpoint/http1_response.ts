@@ -1,4 +1,5 @@
 import { writeAll } from "../../core/base/mod.ts";
+import { encodeChunk, LAST_CHUNK } from "../../http1/mod.ts";
 
 const ENCODER = new TextEncoder();
 
@@ -48,9 +49,9 @@ export async function writeResponse(
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      if (value.length > 0) await writeAll(conn, chunkOf(value));
+      if (value.length > 0) await writeAll(conn, encodeChunk(value));
     }
-    await writeAll(conn, ENCODER.encode("0\r\n\r\n"));
+    await writeAll(conn, LAST_CHUNK);
     return true;
   } catch {
     await reader.cancel().catch(() => {});
@@ -58,13 +59,4 @@ export async function writeResponse(
   } finally {
     request.gone?.removeEventListener("abort", onGone);
   }
-}
-
-function chunkOf(bytes: Uint8Array): Uint8Array {
-  const size = ENCODER.encode(`${bytes.length.toString(16)}\r\n`);
-  const chunk = new Uint8Array(size.length + bytes.length + 2);
-  chunk.set(size);
-  chunk.set(bytes, size.length);
-  chunk.set([13, 10], size.length + bytes.length);
-  return chunk;
 }

@@ -1,5 +1,17 @@
 import { type Clock, closeQuietly, keepAccepting, logger, writeAll } from "../../core/base/mod.ts";
-import { type BodyFraming, Http1Malformed, Http1Reader } from "./http1_reader.ts";
+import {
+  type ByteSource,
+  chunkedAlone,
+  ConnReader,
+  expectsContinue,
+  hasToken,
+  Http1Malformed,
+  type MessageBody,
+  readBody,
+  readRequestHead,
+  requestFraming,
+  type RequestHead,
+} from "../../http1/mod.ts";
 import { writeResponse } from "./http1_response.ts";
 
 const log = logger("endpoint");
@@ -91,16 +103,18 @@ export async function serveEndpoint(
 }
 
 async function serveConnection(entry: Served, handler: EndpointHandler, stop: AbortSignal): Promise<void> {
-  const reader = new Http1Reader(entry.conn);
+  const reader = new ConnReader(endsOnFailure(entry.conn));
   const closed = new AbortController();
   const conn: EndpointConn = { closed: closed.signal };
   try {
     while (!stop.aborted) {
       entry.idle = true;
-      const lines = await reader.readHead().catch((err) => err instanceof Http1Malformed ? err : undefined);
+      const parsed = await readRequestHead(reader).then(
+        (head) => head && parseRequest(head),
+        (err) => err instanceof Http1Malformed ? err : null,
+      );
       entry.idle = false;
-      if (lines === undefined) return;
-      const parsed = lines instanceof Http1Malformed ? lines : parseRequest(lines);
+      if (parsed === null) return;
       if (parsed instanceof Http1Malformed) {
         await writeResponse(entry.conn, badRequest(parsed.message), { method: "GET", keepAlive: false });
         return;
@@ -116,14 +130,14 @@ interface ParsedRequest {
   method: string;
   target: string;
   headers: Headers;
-  framing: BodyFraming;
+  framing: MessageBody;
   keepAlive: boolean;
   expectsContinue: boolean;
 }
 
 /** Answers one request; whether the connection may carry another. */
 async function answer(
-  reader: Http1Reader,
+  reader: ConnReader,
   socket: Deno.Conn,
   request: ParsedRequest,
   context: { handler: EndpointHandler; conn: EndpointConn },
@@ -136,7 +150,7 @@ async function answer(
   if (request.expectsContinue && !bodyEnded) {
     await writeAll(socket, new TextEncoder().encode("HTTP/1.1 100 Continue\r\n\r\n")).catch(() => {});
   }
-  const pieces = reader.body(request.framing);
+  const pieces = readBody(reader, request.framing);
   const body = bodyEnded ? null : bodyStream(pieces, () => {
     bodyEnded = true;
     watch();
@@ -205,55 +219,35 @@ function bodyStream(pieces: AsyncGenerator<Uint8Array>, ended: () => void): Read
   });
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** A request's start line and headers, strictly: anything that could be read two ways is refused. */
-function parseRequest(lines: string[]): ParsedRequest | Http1Malformed {
-  const start = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\/\S*) HTTP\/1\.([01])$/.exec(lines[0] ?? "");
-  if (!start) return new Http1Malformed("the request line is not HTTP/1.1 with a path");
-  const headers = new Headers();
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(":");
-    const name = line.slice(0, colon);
-    if (colon <= 0 || !TOKEN.test(name)) return new Http1Malformed("a header is malformed");
-    try {
-      headers.append(name, line.slice(colon + 1).trim());
-    } catch {
-      return new Http1Malformed("a header is malformed");
-    }
-  }
-  const framing = requestFraming(headers);
-  if (framing instanceof Http1Malformed) return framing;
-  const connection = (headers.get("connection") ?? "").toLowerCase().split(",").map((t) => t.trim());
-  return {
-    method: start[1]!,
-    target: start[2]!,
-    headers,
-    framing,
-    keepAlive: start[3] === "1" && !connection.includes("close"),
-    expectsContinue: headers.get("expect")?.toLowerCase() === "100-continue",
-  };
+/** A connection whose failed read is read as its end: a caller gone is a caller gone. */
+function endsOnFailure(conn: Deno.Conn): ByteSource {
+  return { read: (buffer) => conn.read(buffer).catch(() => null) };
 }
 
-function requestFraming(headers: Headers): BodyFraming | Http1Malformed {
-  const coding = headers.get("transfer-encoding");
-  const length = headers.get("content-length");
-  if (coding !== null) {
-    if (length !== null) {
-      return new Http1Malformed("the request has both Content-Length and Transfer-Encoding");
-    }
-    if (coding.trim().toLowerCase() !== "chunked") {
-      return new Http1Malformed("the transfer coding is not chunked");
-    }
-    return { kind: "chunked" };
+/**
+ * A request the endpoint answers, or why not: a path (never another form of target), and a body
+ * chunked alone or of a length, as the grammar reads them.
+ */
+function parseRequest(head: RequestHead): ParsedRequest | Http1Malformed {
+  if (!head.target.startsWith("/")) return new Http1Malformed("the request line is not HTTP/1.1 with a path");
+  let framing: MessageBody;
+  try {
+    framing = requestFraming(head);
+  } catch (err) {
+    if (err instanceof Http1Malformed) return err;
+    throw err;
   }
-  if (length === null) return { kind: "none" };
-  const lengths = length.split(",").map((l) => l.trim());
-  if (!lengths.every((l) => /^\d{1,15}$/.test(l) && l === lengths[0])) {
-    return new Http1Malformed("the Content-Length is not valid");
-  }
-  const n = Number(lengths[0]);
-  return n === 0 ? { kind: "none" } : { kind: "length", length: n };
+  if (!chunkedAlone(head.headers)) return new Http1Malformed("the transfer coding is not chunked");
+  const headers = new Headers();
+  for (const [name, value] of head.headers) headers.append(name, value);
+  return {
+    method: head.method,
+    target: head.target,
+    headers,
+    framing: framing.kind === "length" && framing.length === 0 ? { kind: "none" } : framing,
+    keepAlive: head.version === "HTTP/1.1" && !hasToken(head.headers, "connection", "close"),
+    expectsContinue: expectsContinue(head.headers),
+  };
 }
 
 function badRequest(why: string): Response {

@@ -25,8 +25,8 @@ export { closeQuietly, writeAll } from "./conn_io.ts";
 export { keepAccepting, type KeepAcceptingOptions } from "./keep_accepting.ts";
 /** The limit on open descriptors, raised to the hard one by each role that serves. */
 export { type FdLimit, isOutOfDescriptors, raiseFdLimit, readFdLimit, setFdLimit } from "./fd_limit.ts";
-/** A byte stream read line by line. */
-export { LineReader } from "./line_reader.ts";
+/** A byte stream read as lines of UTF-8 text: the store driver protocol's framing. */
+export { TextLineReader } from "./text_line_reader.ts";
 /** An exclusive lock on a file, held until disposed; taken at once or waited for. */
 export { type HeldLock, lockFile, lockNote, tryLockFile } from "./lock_file.ts";
 /** TOML reading with file, line and key in every error. */

@@ -1,4 +1,4 @@
-import { LineReader, LinkError } from "../base/mod.ts";
+import { LinkError, TextLineReader } from "../base/mod.ts";
 import {
   type AgentContext,
   createAgent,
@@ -101,7 +101,7 @@ async function runInstall(ctx: AgentContext, argv: readonly string[]): Promise<v
       cause: err,
     });
   }
-  const lines = new LineReader(child.stdout);
+  const lines = new TextLineReader(child.stdout);
   for (let line = await lines.next(); line !== undefined; line = await lines.next()) ctx.note?.(line);
   const status = await child.status;
   if (!status.success) {

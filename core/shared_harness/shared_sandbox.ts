@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { LineReader, LinkError, logger, READY_PREFIX, roleArgv } from "../base/mod.ts";
+import { LinkError, logger, READY_PREFIX, roleArgv, TextLineReader } from "../base/mod.ts";
 import {
   checkUserNamespaces,
   planSandbox,
@@ -112,7 +112,7 @@ async function hostOf(
     waiting.get(id)?.resolve(event);
     waiting.delete(id);
   };
-  const lines = new LineReader(sandbox.child.stdout);
+  const lines = new TextLineReader(sandbox.child.stdout);
   void (async () => {
     try {
       for (let line = await lines.next(); line !== undefined; line = await lines.next()) onLine(line);

@@ -169,12 +169,13 @@ Deno.test("trackHttpFraming() counts a CONNECT tunnel busy until close, and a re
 });
 
 Deno.test("trackHttpFraming() counts unframeable traffic as an answer in progress until close", () => {
+  // The grammar's own suite (tests/http1/) tries each malformed input; here, the door's answer to
+  // one refused at its first bytes and ones refused at their head's end: busy until close.
   for (
     const client of [
       "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
       "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",
-      "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
-      "GET / HTTP/2.0\r\n\r\n",
+      "GET / HTTP/1.1\nHost: a\n\n",
     ]
   ) {
     const tracker = trackHttpFraming();
@@ -190,13 +191,13 @@ Deno.test("trackHttpFraming() counts unframeable traffic as an answer in progres
   ]);
 });
 
-Deno.test("trackHttpFraming() accepts bare LF line ends and empty lines between requests", () => {
+Deno.test("trackHttpFraming() skips empty lines between requests", () => {
   const tracker = trackHttpFraming();
   tracker.fromClient(encoder.encode("\r\n"));
   assert.equal(tracker.busy, false);
   replay([
-    { client: "GET / HTTP/1.1\nHost: a\n\n", busy: true },
-    { server: "HTTP/1.1 200 OK\nContent-Length: 1\n\nx", busy: false },
+    { client: "GET / HTTP/1.1\r\nHost: a\r\n\r\n\r\n", busy: true },
+    { server: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx", busy: false },
   ]);
 });
 

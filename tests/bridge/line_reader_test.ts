@@ -43,3 +43,13 @@ Deno.test("LineReader.readLine() answers bytes that are not UTF-8 as invalid", a
   const err = await reader.readLine(64).catch((e) => e);
   assert.deepEqual([err.code, bridgeErrorCode(err)], ["REFUSED", "invalid"]);
 });
+
+Deno.test("LineReader.readLine() takes a line of its limit, newline included, and refuses one byte more", async () => {
+  const reader = new LineReader(chunks(`${"x".repeat(63)}\n${"y".repeat(64)}\n`));
+  assert.equal(await reader.readLine(64), "x".repeat(63));
+  const err = await reader.readLine(64, "body").catch((e) => e);
+  assert.deepEqual([bridgeErrorCode(err), err.message], [
+    "invalid",
+    "Cannot read the body: it is longer than 64 bytes",
+  ]);
+});

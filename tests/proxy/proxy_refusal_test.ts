@@ -172,9 +172,19 @@ Deno.test("serveProxy() refuses a request it cannot frame safely (bad-request)",
     `POST http://example.com/ HTTP/1.1\r\n${AUTH}Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
   );
   const garbage = await rawExchange({ port: proxy.port! }, "HELLO\r\n\r\n");
+  // The grammar's tests try every malformed input (tests/http1/); these show its refusals reach the caller.
+  const folded = await rawExchange(
+    { port: proxy.port! },
+    `GET http://example.com/ HTTP/1.1\r\n${AUTH}X-A: a\r\n b\r\n\r\n`,
+  );
+  const bareLf = await rawExchange({ port: proxy.port! }, `GET http://example.com/ HTTP/1.1\n${AUTH}\r\n`);
   assert.deepEqual(
-    [smuggled, garbage].map(statusAndReason),
-    Array(2).fill(["HTTP/1.1 400 Bad Request", "bad-request"]),
+    [smuggled, garbage, folded, bareLf].map(statusAndReason),
+    Array(4).fill(["HTTP/1.1 400 Bad Request", "bad-request"]),
+  );
+  assert.match(
+    folded,
+    /\r\n\r\nLink's proxy refused the request: Cannot read the request: a field line is folded/,
   );
 });
 

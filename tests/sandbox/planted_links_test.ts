@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LineReader } from "../../core/base/mod.ts";
+import { TextLineReader } from "../../core/base/mod.ts";
 import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
 
 const WRITE_PROJ = '[paths]\nwrite = ["~/proj"]\n';
@@ -146,7 +146,7 @@ sandboxTest(
       stderr: "inherit",
     }).spawn();
     try {
-      assert.equal(await new LineReader(swapper.stdout).next(), "swapping");
+      assert.equal(await new TextLineReader(swapper.stdout).next(), "swapping");
       const spec = `${WRITE_PROJ}read = ["~/proj/docs"]\n`;
       // Inside, ~/proj is the real folder, where the swapping goes on: docs is the mounted folder
       // or, swapped since, the link, leading nowhere inside.

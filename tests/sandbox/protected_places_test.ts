@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
-import { LineReader } from "../../core/base/mod.ts";
+import { TextLineReader } from "../../core/base/mod.ts";
 import { runSandboxed } from "../../sandbox/mod.ts";
 
 const FILES = [
@@ -338,10 +338,10 @@ sandboxTest("attack: outlast the stand-ins of another sandbox over the same repo
     ]);
   const [planA, planB] = [await hold("a"), await hold("b")];
   await using a = await runSandboxed(planA, { stdin: "piped", stdout: "piped" });
-  const aOut = new LineReader(a.child.stdout);
+  const aOut = new TextLineReader(a.child.stdout);
   assert.equal(await aOut.next(), "a-ready");
   await using b = await runSandboxed(planB, { stdin: "piped", stdout: "piped" });
-  const bOut = new LineReader(b.child.stdout);
+  const bOut = new TextLineReader(b.child.stdout);
   assert.equal(await bOut.next(), "b-ready");
   const go = async (p: typeof a) => {
     const writer = p.child.stdin.getWriter();

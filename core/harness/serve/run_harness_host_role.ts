@@ -1,4 +1,4 @@
-import { announceReady, decodeKey, homeFrom, LineReader, LinkPaths, logger } from "../../base/mod.ts";
+import { announceReady, decodeKey, homeFrom, LinkPaths, logger, TextLineReader } from "../../base/mod.ts";
 import { serveRelay } from "../../../sandbox/relay.ts";
 import { openHarnessEndpoint } from "./harness_endpoint.ts";
 import {
@@ -31,7 +31,7 @@ export async function runHarnessHostRole(_args: string[], signal: AbortSignal): 
   const hosted = new Map<string, Hosted>();
   announceReady({ pid: Deno.pid });
   log.info("Shared harness listening for agents", { pid: Deno.pid });
-  const lines = new LineReader(Deno.stdin.readable);
+  const lines = new TextLineReader(Deno.stdin.readable);
   const ended = new Promise<undefined>((resolve) =>
     signal.addEventListener("abort", () => resolve(undefined), { once: true })
   );

@@ -1,4 +1,4 @@
-import { LineReader, LinkError, logger } from "../../base/mod.ts";
+import { LinkError, logger, TextLineReader } from "../../base/mod.ts";
 
 const log = logger("store-driver");
 
@@ -15,7 +15,7 @@ export class DriverProcess {
   readonly exited: Promise<Deno.CommandStatus>;
   #child: Deno.ChildProcess;
   #stdin: WritableStreamDefaultWriter<Uint8Array>;
-  #stdout: LineReader;
+  #stdout: TextLineReader;
   #stderrDone: Promise<void>;
   #lastWords: string[] = [];
   #running = true;
@@ -25,8 +25,8 @@ export class DriverProcess {
     this.pid = child.pid;
     this.exited = child.status.finally(() => (this.#running = false));
     this.#stdin = child.stdin.getWriter();
-    this.#stdout = new LineReader(child.stdout);
-    this.#stderrDone = this.#collect(new LineReader(child.stderr));
+    this.#stdout = new TextLineReader(child.stdout);
+    this.#stderrDone = this.#collect(new TextLineReader(child.stderr));
   }
 
   /** Starts the program; throws SERVICE_FAILED when it cannot be run. */
@@ -96,7 +96,7 @@ export class DriverProcess {
     return status;
   }
 
-  async #collect(lines: LineReader): Promise<void> {
+  async #collect(lines: TextLineReader): Promise<void> {
     for (let line = await lines.next(); line !== undefined; line = await lines.next()) {
       this.#lastWords = [...this.#lastWords.slice(-7), line];
       log.debug("Store driver wrote", { pid: this.pid, line });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LineReader, LinkError, logger, toLinkError } from "../../base/mod.ts";
+import { LinkError, logger, TextLineReader, toLinkError } from "../../base/mod.ts";
 import type { ConversationStore } from "./contract.ts";
 import { DriverRequest } from "./driver_protocol.ts";
 
@@ -23,7 +23,7 @@ export async function serveStoreDriver(
   store: ConversationStore,
   options: ServeStoreDriverOptions,
 ): Promise<number> {
-  const lines = new LineReader(options.input);
+  const lines = new TextLineReader(options.input);
   const writer = options.output.getWriter();
   const stopped = new Promise<undefined>((resolve) => {
     if (options.signal?.aborted) resolve(undefined);

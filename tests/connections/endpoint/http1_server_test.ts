@@ -129,6 +129,10 @@ Deno.test("serveEndpoint() answers a request it cannot read 400 and closes, reac
       "GET http://elsewhere/ HTTP/1.1\r\n\r\n",
       "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
       "POST / HTTP/1.1\r\nContent-Length: 3, 4\r\n\r\n",
+      // The grammar's own suite (tests/http1/) tries the rest; these show its refusals reach the server.
+      "GET / HTTP/1.1\r\nX: a\r\n folded\r\n\r\n",
+      "GET / HTTP/1.1\nHost: x\n\n",
+      "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
     ]
   ) {
     const conn = await Deno.connect({ transport: "unix", path: server.path });

@@ -1,5 +1,8 @@
-/** Reads a byte stream line by line: the framing of the store driver protocol and of the shared harness's host role. */
-export class LineReader {
+/**
+ * Reads a byte stream as lines of UTF-8 text: the framing of the store driver protocol and of the
+ * shared harness's host role. (A connection's lines, kept byte for byte, are http1/'s ConnReader's.)
+ */
+export class TextLineReader {
   #reader: ReadableStreamDefaultReader<string>;
   #buffer = "";
 
