@@ -1,7 +1,7 @@
 import { LinkError } from "../core/base/mod.ts";
 import { cPath, errno, libc } from "./libc.ts";
 import { O_CLOEXEC, O_RDONLY } from "./passed_fds.ts";
-import type { SandboxIdentity } from "./sandbox_identity.ts";
+import type { SandboxIdentity } from "../core/spec/mod.ts";
 
 const NR = { openTree: 428n, moveMount: 429n, mountSetattr: 442n } as const;
 const AT_FDCWD = -100;

@@ -93,4 +93,4 @@ export {
   runsAsRoot,
   SANDBOX_UIDS,
   type SandboxIdentity,
-} from "./sandbox_identity.ts";
+} from "../core/spec/mod.ts";

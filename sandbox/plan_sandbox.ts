@@ -8,7 +8,7 @@ import { expandHome, hiddenPaths } from "./hidden_paths.ts";
 import { addFilesMounts, type FoldersMode, type SandboxAgent } from "./files_mounts.ts";
 import { addPathMounts, addTeamMounts, type GrantContext } from "./grant_mounts.ts";
 import { relayArgs, type RelayRule } from "./relay_rule.ts";
-import type { SandboxIdentity } from "./sandbox_identity.ts";
+import type { SandboxIdentity } from "../core/spec/mod.ts";
 import type { SandboxView } from "./open_view.ts";
 import { writableRoots } from "./writable_roots.ts";
 

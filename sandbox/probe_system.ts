@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { LinkError } from "../core/base/mod.ts";
-import { runsAsRoot } from "./sandbox_identity.ts";
+import { runsAsRoot } from "../core/spec/mod.ts";
 import { SYSTEM_SECRETS, type SystemView, TOP_FOLDERS, type TopEntry } from "./system_view.ts";
 
 /** The first bubblewrap that can keep user namespaces out of a sandbox (`--disable-userns`). */

@@ -6,7 +6,7 @@ import { planSandbox } from "./plan_sandbox.ts";
 import { resolveSandboxInput } from "./resolve_sandbox.ts";
 import { runSandboxed, type SandboxStdin, type SandboxStdout } from "./run_sandboxed.ts";
 import type { RelayRule } from "./relay_rule.ts";
-import { RUN_IDENTITY, runsAsRoot } from "./sandbox_identity.ts";
+import { RUN_IDENTITY, runsAsRoot } from "../core/spec/mod.ts";
 import { portRelayRules, relayPortsIn } from "./port_relays.ts";
 import { INSIDE_PROXY_PORT, type ProxyUpstream, startSandboxProxy, wantsProxy } from "./sandbox_proxy.ts";
 import {

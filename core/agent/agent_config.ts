@@ -1,9 +1,8 @@
 import { readTextIfExists } from "../base/mod.ts";
-import { parseSandboxSpec, type SandboxSpec } from "../../sandbox/mod.ts";
 import type { LinkPaths } from "../base/mod.ts";
 import { layoutOf } from "./layout.ts";
 import type { AgentSettings } from "./settings.ts";
-import { parseSpec, type Spec } from "../spec/mod.ts";
+import { parseSandboxSpec, parseSpec, type SandboxSpec, type Spec } from "../spec/mod.ts";
 
 /** An agent's spec and grants, read and checked; an error names the file, line and key. */
 export interface AgentConfig {

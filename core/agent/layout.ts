@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { atomicWrite, type LinkPaths } from "../base/mod.ts";
-import { DEFAULT_SANDBOX_TOML } from "../../sandbox/mod.ts";
-import { DEFAULT_SPEC_TOML } from "../spec/mod.ts";
+import { DEFAULT_SANDBOX_TOML, DEFAULT_SPEC_TOML } from "../spec/mod.ts";
 
 /** The collections of an agent's brain, each one folder (LAY-1, LAY-3). */
 export const COLLECTIONS = ["instructions", "skills", "memory", "chats", "schedule"] as const;

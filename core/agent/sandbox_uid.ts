@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { atomicWrite, joinPath, LinkError, type LinkPaths, lockFile, readTextIfExists } from "../base/mod.ts";
-import { RUN_IDENTITY, runsAsRoot, SANDBOX_UIDS, type SandboxIdentity } from "../../sandbox/mod.ts";
+import { RUN_IDENTITY, runsAsRoot, SANDBOX_UIDS, type SandboxIdentity } from "../spec/mod.ts";
 
 /** Which holder has which uid: an agent by ID, an owner's shared harness as `shared:<owner>`. */
 const UidRecord = z.record(z.string(), z.number().int());

@@ -10,3 +10,11 @@ export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "./agent_spec.ts";
 export { DEFAULT_SANDBOX_TOML, parseSandboxSpec, SandboxSpec } from "./sandbox_spec.ts";
 /** [limits]: processes, memory and the size of one file, and sizes as people write them. */
 export { formatSize, Limits, Size } from "./limits_spec.ts";
+/** Who a root-run sandbox's program is: an unprivileged uid of its own, and Link's range of them. */
+export {
+  isSandboxUid,
+  RUN_IDENTITY,
+  runsAsRoot,
+  SANDBOX_UIDS,
+  type SandboxIdentity,
+} from "./sandbox_identity.ts";
