@@ -1,4 +1,4 @@
-import { bridgeFailure } from "../../../bridge/mod.ts";
+import { bridgeFailure } from "../../../link_bridge/mod.ts";
 
 /** Longest conversation id a store bridge takes, in characters. */
 export const MAX_CONVERSATION_CHARS = 512;

@@ -1,5 +1,5 @@
 import type { AgentKey } from "../../base/mod.ts";
-import { callBridge } from "../../../bridge/mod.ts";
+import { callBridge } from "../../../link_bridge/mod.ts";
 import { SEND_ACTION, SendAnswer, type SendCall } from "./serve_way_in.ts";
 
 /** Who sends on the way in: the agent, proving the call with its key. */

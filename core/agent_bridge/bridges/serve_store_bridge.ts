@@ -1,5 +1,5 @@
 import { type LinkPaths, logger } from "../../base/mod.ts";
-import { type BridgeHosting, type BridgeServer, serveBridge } from "../../../bridge/mod.ts";
+import { type BridgeHosting, type BridgeServer, serveBridge } from "../../../link_bridge/mod.ts";
 import { storeSocketPath } from "../../agent/mod.ts";
 import { agentKeyFor, type ServedAgent } from "./served_agent.ts";
 import { openStoreDriver, type StoreDriver } from "./store_driver.ts";

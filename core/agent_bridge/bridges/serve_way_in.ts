@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { type LinkPaths, logger, SYSTEM_CLOCK } from "../../base/mod.ts";
-import { bridgeFailure, type BridgeHosting, type BridgeServer, serveBridge } from "../../../bridge/mod.ts";
+import {
+  bridgeFailure,
+  type BridgeHosting,
+  type BridgeServer,
+  serveBridge,
+} from "../../../link_bridge/mod.ts";
 import { heldDir, holdAnswer, LINK_CONNECTION } from "../../../connections/link/mod.ts";
 import { sendSocketPath } from "../../agent/mod.ts";
 import { agentKeyFor, type ServedAgent } from "./served_agent.ts";

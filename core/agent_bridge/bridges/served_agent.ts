@@ -1,5 +1,5 @@
 import { type AgentKey, LinkError } from "../../base/mod.ts";
-import type { KeyFor } from "../../../bridge/mod.ts";
+import type { KeyFor } from "../../../link_bridge/mod.ts";
 
 /** Whom an agent's bridge serves, and how it knows the agent's key. */
 export interface ServedAgent {

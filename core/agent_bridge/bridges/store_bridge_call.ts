@@ -1,5 +1,5 @@
 import { type LinkError, logger } from "../../base/mod.ts";
-import { type BridgeCall, type BridgeConn, bridgeFailure } from "../../../bridge/mod.ts";
+import { type BridgeCall, type BridgeConn, bridgeFailure } from "../../../link_bridge/mod.ts";
 import {
   answerStoreCall,
   type ConversationStore,

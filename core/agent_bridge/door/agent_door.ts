@@ -1,5 +1,5 @@
 import type { Clock } from "../../base/mod.ts";
-import { type DoorActivity, serveDoor } from "../../../bridge/mod.ts";
+import { type DoorActivity, serveDoor } from "./serve_door.ts";
 import type { AgentStarter } from "../../agent/launch/mod.ts";
 import { AgentWaker, type WakeState } from "./agent_waker.ts";
 import type { HarnessBusy } from "./harness_busy.ts";

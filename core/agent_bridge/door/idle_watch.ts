@@ -1,5 +1,5 @@
 import { type Clock, logger, SYSTEM_CLOCK } from "../../base/mod.ts";
-import type { DoorActivity } from "../../../bridge/mod.ts";
+import type { DoorActivity } from "./serve_door.ts";
 import type { HarnessBusy } from "./harness_busy.ts";
 import type { AgentWaker } from "./agent_waker.ts";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type AgentKey, LinkError } from "../../base/mod.ts";
-import { bridgeErrorCode, callBridge } from "../../../bridge/mod.ts";
+import { bridgeErrorCode, callBridge } from "../../../link_bridge/mod.ts";
 import type { DriverCall } from "./driver_protocol.ts";
 import { storeOverCalls } from "./driver_client.ts";
 import type { OpenStore } from "./files_store.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bridgeErrorCode } from "../../../bridge/mod.ts";
+import { bridgeErrorCode } from "../../../link_bridge/mod.ts";
 import { loadSettings, services, storeSocketPath } from "../../../core/agent/mod.ts";
 import { bridgeStore } from "../../../core/harness/store/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { bridgeErrorCode, callBridge } from "../../../../bridge/mod.ts";
+import { bridgeErrorCode, callBridge } from "../../../../link_bridge/mod.ts";
 import { type AgentSettings, parseSpec, storeSocketPath } from "../../../../core/agent/mod.ts";
 import { bridgeStore, sqliteStore } from "../../../../core/harness/store/mod.ts";
 import { message } from "../../harness/store/store_contract.ts";

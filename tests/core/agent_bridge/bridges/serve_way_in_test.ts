@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bridgeErrorCode, callBridge } from "../../../../bridge/mod.ts";
+import { bridgeErrorCode, callBridge } from "../../../../link_bridge/mod.ts";
 import { heldDir, linkThread, takeHeld } from "../../../../connections/link/mod.ts";
 import { bindKey, sendSocketPath, unbindKey } from "../../../../core/agent/mod.ts";
 import { FakeClock } from "../../../support/mod.ts";

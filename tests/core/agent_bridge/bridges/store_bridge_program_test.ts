@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bridgeErrorCode } from "../../../../bridge/mod.ts";
+import { bridgeErrorCode } from "../../../../link_bridge/mod.ts";
 import type { OpenStore } from "../../../../core/harness/store/mod.ts";
 import { FakeClock, settle } from "../../../support/mod.ts";
 import {

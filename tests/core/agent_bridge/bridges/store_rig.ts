@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type AgentKey, encodeKey, LinkPaths, newAgentKey } from "../../../../core/base/mod.ts";
-import type { BridgeServer } from "../../../../bridge/mod.ts";
+import type { BridgeServer } from "../../../../link_bridge/mod.ts";
 import { bridgeStore, type OpenStore } from "../../../../core/harness/store/mod.ts";
 import type { Clock } from "../../../../core/base/mod.ts";
 import { serveStoreBridge } from "../../../../core/agent_bridge/mod.ts";

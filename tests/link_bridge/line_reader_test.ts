@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { bridgeErrorCode } from "../../bridge/mod.ts";
-import { LineReader } from "../../bridge/line_reader.ts";
+import { bridgeErrorCode } from "../../link_bridge/mod.ts";
+import { LineReader } from "../../link_bridge/line_reader.ts";
 
 /** A source handing out fixed chunks, as a socket might split them. */
 function chunks(...parts: string[]): { read(p: Uint8Array): Promise<number | null> } {

@@ -8,7 +8,7 @@ import {
   newAgentKey,
   type ProofLabel,
 } from "../../core/base/mod.ts";
-import { type BridgeHosting, type BridgeServer, callBridge, openBridge } from "../../bridge/mod.ts";
+import { type BridgeHosting, type BridgeServer, callBridge, openBridge } from "../../link_bridge/mod.ts";
 import { FakeClock } from "../support/fake_clock.ts";
 
 /** The agent a bridge under test serves; its key is bound in the test home's keyring. */

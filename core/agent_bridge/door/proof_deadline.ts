@@ -1,4 +1,4 @@
-import type { Clock } from "../core/base/mod.ts";
+import type { Clock } from "../../base/mod.ts";
 
 /**
  * A deadline that counts only the caller's time (BRG-12): it runs while the door waits on the

@@ -9,12 +9,12 @@
  * anything else for {"unproven": <the door's unproven places>}.
  */
 import { join } from "node:path";
-import { encodeKey, newAgentKey, readFdLimit, Secret, setFdLimit } from "../../core/base/mod.ts";
-import { serveDoor } from "../../bridge/mod.ts";
-import { serveEndpoint } from "../../connections/mod.ts";
-import { miniHarnessHandler } from "../../core/adapters/mod.ts";
-import { serveProxy } from "../../proxy/mod.ts";
-import { serveDemoBridge } from "./demo_bridge.ts";
+import { encodeKey, newAgentKey, readFdLimit, Secret, setFdLimit } from "../../../../core/base/mod.ts";
+import { serveEndpoint } from "../../../../connections/mod.ts";
+import { miniHarnessHandler } from "../../../../core/adapters/mod.ts";
+import { serveProxy } from "../../../../proxy/mod.ts";
+import { serveDemoBridge } from "../../../link_bridge/demo_bridge.ts";
+import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
 
 // As main.ts does for every role. Deno sets up its signal handling lazily, a second or so after
 // start, and panics if no descriptor is free then: a flood at EMFILE would kill the process.

@@ -5,14 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { encodeKey, makeProof, newAgentKey, newChallenge } from "../../core/base/mod.ts";
-import { type Door, provesCaller, serveDoor } from "../../bridge/mod.ts";
-import { type EndpointHandler, serveEndpoint } from "../../connections/mod.ts";
-import { miniHarnessHandler } from "../../core/adapters/mod.ts";
-import { FakeClock } from "../support/fake_clock.ts";
-import { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
-import { RawClient } from "./raw_client.ts";
-import { type LineConn, provedCallOn, readResponse } from "./_support.ts";
+import { encodeKey, makeProof, newAgentKey, newChallenge } from "../../../../core/base/mod.ts";
+import { type EndpointHandler, serveEndpoint } from "../../../../connections/mod.ts";
+import { miniHarnessHandler } from "../../../../core/adapters/mod.ts";
+import { FakeClock } from "../../../support/fake_clock.ts";
+import { OtherUserClient, otherUsersUnavailable } from "../../../link_bridge/other_user.ts";
+import { RawClient } from "../../../link_bridge/raw_client.ts";
+import { type LineConn, provedCallOn, readResponse } from "../../../link_bridge/_support.ts";
+import { provesCaller } from "../../../../core/agent_bridge/door/mod.ts";
+import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
+import { type Door } from "../../../../core/agent_bridge/door/mod.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();
 const agent = { id: "doorplaces01", key: newAgentKey() };

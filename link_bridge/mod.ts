@@ -2,8 +2,8 @@
  * The one server library every bridge of Link is served by (BRG-11): a challenge line, a proof
  * line (HMAC-SHA256 with the agent's key under "link-bridge-v1", U-2), a 5 s deadline over the
  * whole exchange, places for unproven connections per calling user, a cap on proven calls, and
- * one error shape; its client; and the agent's door, which relays its port and tells when an
- * answer is still coming.
+ * one error shape; and its client. The agent's door, served on it, is the agent bridge's
+ * (core/agent_bridge/door/).
  * @module
  */
 /** Serves a bridge: a bridge gives only its name, cap, whom it serves, and what it does with a call. */
@@ -36,14 +36,7 @@ export {
   bridgeFailure,
   PROVEN_LINE,
 } from "./bridge_wire.ts";
-/** Tells whether an answer is still coming on a relayed HTTP/1.1 connection, from its framing alone. */
-export {
-  type FramedRequest,
-  type FramingEvents,
-  type HttpFraming,
-  trackHttpFraming,
-} from "./http_framing.ts";
-/** The agent's door: its port relayed to its socket, telling when an answer is still coming. */
-export { type Door, type DoorActivity, serveDoor, type ServeDoorOptions } from "./serve_door.ts";
-/** The door's unproven places, and which answers prove a caller at the door (BRG-13, PRC-11). */
-export { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
+/** Who a caller is for the unproven places: a user, or a process of unknown user. */
+export { peerOf, placesKey } from "./bridge_peer.ts";
+/** The unproven connections' places, per calling user, the oldest given up first (BRG-13). */
+export { type UnprovenPlace, UnprovenPlaces } from "./unproven_places.ts";

@@ -4,10 +4,11 @@
  * lowers, so EMFILE really happens (issue 9, item 8; BRG-12, BRG-13).
  */
 import assert from "node:assert/strict";
-import { callBridge, DOOR_PLACES_PER_USER } from "../../bridge/mod.ts";
-import { openEndpoint } from "../../connections/mod.ts";
-import { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
-import { type FloodTarget, provedCallOn, startFloodTarget } from "./_support.ts";
+import { callBridge } from "../../../../link_bridge/mod.ts";
+import { openEndpoint } from "../../../../connections/mod.ts";
+import { OtherUserClient, otherUsersUnavailable } from "../../../link_bridge/other_user.ts";
+import { type FloodTarget, provedCallOn, startFloodTarget } from "../../../link_bridge/_support.ts";
+import { DOOR_PLACES_PER_USER } from "../../../../core/agent_bridge/door/mod.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();
 const ignored = OTHER_USERS ? ` [ignored: ${OTHER_USERS}]` : "";

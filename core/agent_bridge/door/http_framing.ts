@@ -7,7 +7,7 @@ import {
   type RequestHead,
   responseFraming,
   type ResponseHead,
-} from "../http1/mod.ts";
+} from "../../../http1/mod.ts";
 
 /**
  * Watches both directions of one relayed connection and tells whether an answer is still

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { type AgentKey, decodeKey, makeProof, newChallenge } from "../../core/base/mod.ts";
 
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-const CHILD = fileURLToPath(new URL("./flood_child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../core/agent_bridge/door/flood_child.ts", import.meta.url));
 
 /** What flood_child.ts serves, in a process of its own. */
 export interface FloodTarget extends AsyncDisposable {

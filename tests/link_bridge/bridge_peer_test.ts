@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { procPeerUid, tcpPeerUid } from "../../bridge/bridge_peer.ts";
+import { procPeerUid, tcpPeerUid } from "../../link_bridge/bridge_peer.ts";
 import { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { callBridge, keyForOne, serveBridge } from "../../bridge/mod.ts";
+import { callBridge, keyForOne, serveBridge } from "../../link_bridge/mod.ts";
 import { newAgentKey } from "../../core/base/mod.ts";
 
 const agent = { id: "agentx", owner: "local-test-0", key: newAgentKey() };

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LinkError } from "../../core/base/mod.ts";
-import { type DoorActivity, serveDoor } from "../../bridge/mod.ts";
-import { FakeClock } from "../support/fake_clock.ts";
+import { LinkError } from "../../../../core/base/mod.ts";
+import { FakeClock } from "../../../support/fake_clock.ts";
+import { type DoorActivity } from "../../../../core/agent_bridge/door/mod.ts";
+import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -9,7 +9,7 @@ import {
   keyForOne,
   openBridge,
   serveBridge,
-} from "../../bridge/mod.ts";
+} from "../../link_bridge/mod.ts";
 import { proofLineFor, type Rig, startRig } from "./conformance_kit.ts";
 import { serveDemoBridge } from "./demo_bridge.ts";
 import { RawClient } from "./raw_client.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { newAgentKey } from "../../core/base/mod.ts";
-import { callBridge } from "../../bridge/mod.ts";
+import { callBridge } from "../../link_bridge/mod.ts";
 import {
   bindKey,
   bodyLineOf,

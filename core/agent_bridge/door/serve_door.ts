@@ -7,14 +7,18 @@ import {
   logger,
   SYSTEM_CLOCK,
   writeAll,
-} from "../core/base/mod.ts";
+} from "../../base/mod.ts";
 import { answerUnavailable } from "./answer_unavailable.ts";
-import { peerOf, placesKey } from "./bridge_peer.ts";
-import { PROOF_DEADLINE_MS } from "./bridge_session.ts";
+import {
+  peerOf,
+  placesKey,
+  PROOF_DEADLINE_MS,
+  type UnprovenPlace,
+  UnprovenPlaces,
+} from "../../../link_bridge/mod.ts";
 import { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
 import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 import { ProofDeadline } from "./proof_deadline.ts";
-import { type UnprovenPlace, UnprovenPlaces } from "./unproven_places.ts";
 
 const log = logger("door");
 

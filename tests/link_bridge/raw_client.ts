@@ -1,4 +1,4 @@
-import type { BridgeAddr } from "../../bridge/mod.ts";
+import type { BridgeAddr } from "../../link_bridge/mod.ts";
 
 /** A bridge caller that speaks raw lines, so tests can send what no real client would. */
 export class RawClient implements AsyncDisposable {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { trackHttpFraming } from "../../bridge/mod.ts";
+import { trackHttpFraming } from "../../../../core/agent_bridge/door/mod.ts";
 
 /** One step of a connection: bytes one way (or the agent's side ending), and whether an answer is still coming after it. */
 type Step = { client: string; busy: boolean } | { server: string; busy: boolean } | {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UnprovenPlaces } from "../../bridge/unproven_places.ts";
+import { UnprovenPlaces } from "../../link_bridge/unproven_places.ts";
 
 Deno.test("UnprovenPlaces.take() gives a user's newest the place of its own oldest (BRG-13)", () => {
   const places = new UnprovenPlaces({ perUser: 2, perBridge: 10 });

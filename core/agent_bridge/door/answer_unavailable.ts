@@ -1,4 +1,4 @@
-import { type Clock, isLinkError, logger, writeAll } from "../core/base/mod.ts";
+import { type Clock, isLinkError, logger, writeAll } from "../../base/mod.ts";
 
 const log = logger("door");
 

@@ -6,7 +6,7 @@ import {
   type BridgeServer,
   keyForOne,
   serveBridge,
-} from "../../bridge/mod.ts";
+} from "../../link_bridge/mod.ts";
 
 const EchoBody = z.strictObject({ text: z.string() });
 
