@@ -1,4 +1,4 @@
-import { LinkError, toLinkError } from "../core/base/mod.ts";
+import { errorWire, LinkError, toLinkError } from "../core/base/mod.ts";
 import { type Command, type Group, type Io, isGroup } from "./command.ts";
 import { didYouMean } from "./did_you_mean.ts";
 import { commandHelp, groupHelp } from "./help.ts";
@@ -11,7 +11,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return await dispatch([...argv], io);
   } catch (err) {
     const error = toLinkError(err);
-    if (json) io.print({ error: { code: error.code, message: error.message, hint: error.hint ?? null } });
+    // --json prints the one wire shape Link's own processes speak, so a program reads it back alike.
+    if (json) io.print(errorWire(error));
     else {io.note(
         `error: ${error.message}${error.hint ? `\n  hint: ${error.hint.replaceAll("\n", "\n  ")}` : ""}`,
       );}

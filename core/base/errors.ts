@@ -1,26 +1,35 @@
 /** Every code a LinkError may carry: a closed list, so callers and `--json` readers can rely on it. */
-export type ErrorCode =
-  | "USAGE"
-  | "CONFIG_INVALID"
-  | "AGENT_NOT_FOUND"
-  | "AGENT_EXISTS"
-  | "AGENT_RUNNING"
-  | "AGENT_NOT_RUNNING"
-  | "AGENT_BUSY"
-  | "HARNESS_MISSING"
-  | "SANDBOX_REFUSED"
-  | "SYMLINK_REFUSED"
-  | "SANDBOX_UNAVAILABLE"
-  | "PORT_UNAVAILABLE"
-  | "SERVICE_FAILED"
-  | "PROOF_FAILED"
-  | "NOT_A_TERMINAL"
-  | "REFUSED"
-  | "PROVIDER_ERROR"
-  | "TIMEOUT"
-  | "CONFLICT"
-  | "UNSUPPORTED"
-  | "INTERNAL";
+export const ERROR_CODES = [
+  "USAGE",
+  "CONFIG_INVALID",
+  "AGENT_NOT_FOUND",
+  "AGENT_EXISTS",
+  "AGENT_RUNNING",
+  "AGENT_NOT_RUNNING",
+  "AGENT_BUSY",
+  "HARNESS_MISSING",
+  "SANDBOX_REFUSED",
+  "SYMLINK_REFUSED",
+  "SANDBOX_UNAVAILABLE",
+  "PORT_UNAVAILABLE",
+  "SERVICE_FAILED",
+  "PROOF_FAILED",
+  "NOT_A_TERMINAL",
+  "REFUSED",
+  "PROVIDER_ERROR",
+  "TIMEOUT",
+  "CONFLICT",
+  "UNSUPPORTED",
+  "INTERNAL",
+] as const;
+
+/** One of ERROR_CODES. */
+export type ErrorCode = typeof ERROR_CODES[number];
+
+/** Tells whether a value (read from another process, say) is one of the codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(value);
+}
 
 /** The one error type of Link: a code from a closed list, what failed, and what to do. */
 export class LinkError extends Error {

@@ -4,7 +4,11 @@
  * @module
  */
 /** The one error type, its codes and helpers. */
-export { type ErrorCode, isLinkError, LinkError, toLinkError } from "./errors.ts";
+export { ERROR_CODES, type ErrorCode, isErrorCode, isLinkError, LinkError, toLinkError } from "./errors.ts";
+/** The one wire shape of an error between Link's own processes, written and read back with its code. */
+export { ErrorBody, errorFromWire, ErrorWire, errorWire, type WrittenError } from "./error_wire.ts";
+/** The one table from code to HTTP status, and back, where an error answers over HTTP. */
+export { errorCodeOfStatus, errorFromAnswer, errorResponse, errorStatus } from "./error_status.ts";
 /** A value that never prints. */
 export { Secret } from "./secret.ts";
 /** Scoped JSON-line loggers. */
