@@ -3,7 +3,7 @@
  * Each role loads only its own modules, so a role starts fast (a wake waits on it).
  * @module
  */
-import { logger, setDefaultLogLevel, toLinkError } from "./core/base/mod.ts";
+import { announceError, logger, setDefaultLogLevel, toLinkError } from "./core/base/mod.ts";
 
 type Role = (args: string[], signal: AbortSignal) => Promise<number>;
 
@@ -41,6 +41,8 @@ async function runRole(load: () => Promise<Role>, name: string, args: string[]):
     const error = toLinkError(err);
     const stack = error.cause instanceof Error ? error.cause.stack : undefined;
     logger(name).error(error.message, { code: error.code, hint: error.hint, stack });
+    // The one line its parent reads, never its log: the error with its code.
+    announceError(error);
     return 1;
   }
 }

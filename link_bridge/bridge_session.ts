@@ -14,7 +14,6 @@ import { type BridgePeer, peerOf, placesKey } from "./bridge_peer.ts";
 import {
   answerLine,
   BRIDGE_LABEL,
-  type BridgeErrorCode,
   bridgeErrorCode,
   bridgeFailure,
   challengeLine,
@@ -182,25 +181,24 @@ async function runCall(
 /** Answers with the one error line (U-11); a bridge that is stopping just hangs up. */
 async function refuse(conn: Deno.Conn, ctx: SessionContext, peer: BridgePeer, err: unknown): Promise<void> {
   if (err === STOPPING || ctx.signal.aborted) return;
-  const { code, message } = wireError(err);
-  log.debug("Bridge turned a call away", { bridge: ctx.name, code, uid: peer.uid });
-  if (code === "refused" && !bridgeErrorCode(err)) log.warn("Bridge call failed", { bridge: ctx.name, err });
-  await writeAll(conn, new TextEncoder().encode(errorLine(code, message))).catch(() => {});
+  const error = wireError(err);
+  log.debug("Bridge turned a call away", { bridge: ctx.name, code: error.code, uid: peer.uid });
+  if (error !== err) log.warn("Bridge call failed", { bridge: ctx.name, err });
+  await writeAll(conn, new TextEncoder().encode(errorLine(error))).catch(() => {});
 }
 
-/** The wire code and message of anything a bridge or its handler threw. */
-export function wireError(err: unknown): { code: BridgeErrorCode; message: string } {
-  const code = bridgeErrorCode(err);
-  if (code && err instanceof LinkError) return { code, message: err.message };
+/**
+ * What a bridge says of anything it or its handler threw: the error itself when its code is one
+ * of the five a bridge gives, else one of them with its message (REFUSED, or INVALID for a call
+ * not valid), and nothing of an error that is not Link's.
+ */
+export function wireError(err: unknown): LinkError {
+  if (err instanceof LinkError && bridgeErrorCode(err)) return err;
   if (err instanceof LinkError) {
-    if (err.code === "PROOF_FAILED") return { code: "unproven", message: err.message };
-    if (err.code === "TIMEOUT") return { code: "deadline", message: err.message };
-    if (err.code === "CONFIG_INVALID" || err.code === "USAGE") {
-      return { code: "invalid", message: err.message };
-    }
-    return { code: "refused", message: err.message };
+    const invalid = err.code === "CONFIG_INVALID" || err.code === "USAGE";
+    return bridgeFailure(invalid ? "invalid" : "refused", err.message);
   }
-  return { code: "refused", message: "Cannot answer the call: the bridge failed, and its log says why" };
+  return bridgeFailure("refused", "Cannot answer the call: the bridge failed, and its log says why");
 }
 
 /** Waits for `work`, or rejects with the signal's reason as soon as it aborts. */

@@ -1,19 +1,40 @@
 import { z } from "zod";
-import { LinkError } from "../core/base/mod.ts";
+import { errorFromWire, errorWire, LinkError } from "../core/base/mod.ts";
 
 /**
  * The lines every bridge speaks (U-2, U-11): the bridge's challenge, the caller's proof, then
  * `proven` or one error line; a typed call adds one JSON line each way.
  */
 
-/** Why a bridge turned a call away (U-11), the `code` of its one error line. */
+/** Why a bridge turned a call away (U-11): the five reasons a bridge gives. */
 export type BridgeErrorCode = "busy" | "unproven" | "deadline" | "refused" | "invalid";
 
-/** The one error shape of every bridge: `{"error":{"code":…,"message":…}}` on one line. */
+/** Each reason's code in Link's one error shape, the `code` of a bridge's error line. */
+const LINK_CODE = {
+  busy: "BUSY",
+  unproven: "PROOF_FAILED",
+  deadline: "TIMEOUT",
+  refused: "REFUSED",
+  invalid: "INVALID",
+} as const satisfies Record<BridgeErrorCode, string>;
+type BridgeLinkCode = typeof LINK_CODE[BridgeErrorCode];
+
+const REASON = Object.fromEntries(
+  Object.entries(LINK_CODE).map(([reason, code]) => [code, reason]),
+) as Record<
+  BridgeLinkCode,
+  BridgeErrorCode
+>;
+
+/**
+ * The one error shape of every bridge, Link's own: `{"error":{"code","message","hint"}}` on one
+ * line, the code one of the five a bridge gives (BUSY, PROOF_FAILED, TIMEOUT, REFUSED, INVALID).
+ */
 export const BridgeErrorLine = z.strictObject({
   error: z.strictObject({
-    code: z.enum(["busy", "unproven", "deadline", "refused", "invalid"]),
+    code: z.enum(["BUSY", "PROOF_FAILED", "TIMEOUT", "REFUSED", "INVALID"]),
     message: z.string(),
+    hint: z.string().nullable(),
   }),
 });
 export type BridgeErrorLine = z.infer<typeof BridgeErrorLine>;
@@ -75,9 +96,16 @@ export function isValidClaim(claim: ProofClaim): boolean {
   return AGENT_ID.test(claim.agentId) && OWNER.test(claim.owner) && ACTION.test(claim.action);
 }
 
-/** One error line, newline included. */
-export function errorLine(code: BridgeErrorCode, message: string): string {
-  return `${JSON.stringify({ error: { code, message } } satisfies BridgeErrorLine)}\n`;
+/** One error line, newline included: the error in the one wire shape. */
+export function errorLine(err: LinkError): string {
+  return `${JSON.stringify(errorWire(err))}\n`;
+}
+
+/** The error an error line says, its code kept, or undefined when the line is not one. */
+export function readErrorLine(value: unknown): LinkError | undefined {
+  if (!BridgeErrorLine.safeParse(value).success) return undefined;
+  const error = errorFromWire(value)!;
+  return bridgeFailure(REASON[error.code as BridgeLinkCode], error.message, error.hint);
 }
 
 /** One answer line, newline included. */
@@ -85,26 +113,13 @@ export function answerLine(answer: unknown): string {
   return `${JSON.stringify({ answer: answer ?? null })}\n`;
 }
 
-const LINK_CODE: Record<BridgeErrorCode, "REFUSED" | "PROOF_FAILED" | "TIMEOUT"> = {
-  busy: "REFUSED",
-  unproven: "PROOF_FAILED",
-  deadline: "TIMEOUT",
-  refused: "REFUSED",
-  invalid: "REFUSED",
-};
-
-/**
- * The error a bridge answers with, or a caller receives: a LinkError whose cause carries the
- * wire code, so `bridgeErrorCode(err)` tells busy from refused.
- */
-export function bridgeFailure(code: BridgeErrorCode, message: string, hint?: string): LinkError {
-  return new LinkError(LINK_CODE[code], message, { hint, cause: { bridgeCode: code } });
+/** The error a bridge answers with, or a caller receives, for one of the five reasons. */
+export function bridgeFailure(reason: BridgeErrorCode, message: string, hint?: string): LinkError {
+  return new LinkError(LINK_CODE[reason], message, { hint });
 }
 
-/** The wire code of an error made by `bridgeFailure`, else undefined. */
+/** Which of the five reasons an error is, by its code, else undefined (an error a bridge never gives). */
 export function bridgeErrorCode(err: unknown): BridgeErrorCode | undefined {
   if (!(err instanceof LinkError)) return undefined;
-  const cause = err.cause as { bridgeCode?: unknown } | undefined;
-  const code = cause?.bridgeCode;
-  return BridgeErrorLine.shape.error.shape.code.safeParse(code).data;
+  return REASON[err.code as BridgeLinkCode];
 }

@@ -10,13 +10,12 @@ import {
 import {
   BRIDGE_LABEL,
   bridgeErrorCode,
-  BridgeErrorLine,
-  bridgeFailure,
   isValidClaim,
   MAX_PROOF_LINE,
   parseChallengeLine,
   proofLine,
   PROVEN_LINE,
+  readErrorLine,
 } from "./bridge_wire.ts";
 import { LineReader } from "./line_reader.ts";
 import type { BridgeAddr } from "./serve_bridge.ts";
@@ -122,8 +121,8 @@ export function failureOf(line: string | undefined, action: string): LinkError {
   if (line === undefined) {
     return new LinkError("REFUSED", `Cannot call "${action}": the bridge hung up without an answer`);
   }
-  const parsed = BridgeErrorLine.safeParse(tryJson(line));
-  if (parsed.success) return bridgeFailure(parsed.data.error.code, parsed.data.error.message);
+  const said = readErrorLine(tryJson(line));
+  if (said) return said;
   return new LinkError(
     "REFUSED",
     `Cannot call "${action}": the bridge answered something other than a bridge line`,

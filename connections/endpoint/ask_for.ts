@@ -1,4 +1,11 @@
-import { type AgentKey, checkProof, LinkError, makeProof, newChallenge } from "../../core/base/mod.ts";
+import {
+  type AgentKey,
+  checkProof,
+  errorFromAnswer,
+  LinkError,
+  makeProof,
+  newChallenge,
+} from "../../core/base/mod.ts";
 import { PROOF_PATH } from "./endpoint_guard.ts";
 import { Http1Connection, readLines, readText } from "./http1_client.ts";
 
@@ -120,21 +127,25 @@ export class ProvenEndpoint implements AsyncDisposable {
   }
 }
 
+/** The error an endpoint answered with, its code kept, said as the agent's. */
 function endpointError(status: number, text: string): LinkError {
-  let message = text.slice(0, 300);
-  let hint: string | undefined;
-  try {
-    const body = JSON.parse(text) as { error?: { message?: string; hint?: string } };
-    message = body.error?.message ?? message;
-    hint = body.error?.hint;
-  } catch { /* not JSON */ }
-  return new LinkError(
-    status === 503 ? "SERVICE_FAILED" : "REFUSED",
-    `Your agent could not answer: ${message}`,
-    {
-      hint: hint ?? "See `lnk agent logs` for the harness's side",
-    },
-  );
+  const said = errorFromAnswer(status, text);
+  return new LinkError(said.code, `Your agent could not answer: ${said.message}`, {
+    hint: said.hint ?? "See `lnk agent logs` for the harness's side",
+    cause: said,
+  });
+}
+
+/**
+ * Why the agent's door could not wake it, from a 503 that proved the agent's key (a squatter's
+ * cannot): the error it says, its code kept.
+ */
+function doorError(text: string): LinkError {
+  const said = errorFromAnswer(503, text);
+  return new LinkError(said.code, said.message, {
+    hint: said.hint ?? "Run `lnk agent logs` to see why it could not wake",
+    cause: said,
+  });
 }
 
 /**
@@ -159,9 +170,12 @@ export async function openEndpoint(address: EndpointAddress, caller: AskCaller):
         "Link-Agent-Id": caller.agentId,
       },
     });
-    await readText(res.body);
+    const text = await readText(res.body);
     const proof = res.headers.get("link-proof") ?? "";
-    if (res.status !== 200 || !checkProof(caller.key, "link-endpoint-v1", challenge, proof, caller.agentId)) {
+    const proven = checkProof(caller.key, "link-endpoint-v1", challenge, proof, caller.agentId);
+    // The door answers 503 with a proof when it could not wake the agent: its reason is the agent's.
+    if (res.status === 503 && proven) throw doorError(text);
+    if (res.status !== 200 || !proven) {
       throw new LinkError(
         "PROOF_FAILED",
         "Cannot trust the program on the agent's port: it did not prove the agent's key",

@@ -2,6 +2,8 @@ import {
   type AgentKey,
   checkProof,
   type Clock,
+  errorResponse,
+  LinkError,
   makeProof,
   newChallenge,
   SYSTEM_CLOCK,
@@ -56,11 +58,7 @@ export class EndpointGuard {
     const challenge = req.headers.get("link-challenge") ?? "";
     const key = this.#keyFor(agentId);
     if (!key || !/^[0-9a-f]{64}$/.test(challenge)) {
-      return Response.json({
-        error: { code: "refused", message: "This endpoint does not answer for that agent" },
-      }, {
-        status: 403,
-      });
+      return errorResponse(new LinkError("REFUSED", "This endpoint does not answer for that agent"));
     }
     return new Response(null, {
       status: 200,

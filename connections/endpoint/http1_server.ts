@@ -1,4 +1,12 @@
-import { type Clock, closeQuietly, keepAccepting, logger, writeAll } from "../../core/base/mod.ts";
+import {
+  type Clock,
+  closeQuietly,
+  errorResponse,
+  keepAccepting,
+  LinkError,
+  logger,
+  writeAll,
+} from "../../core/base/mod.ts";
 import {
   type ByteSource,
   chunkedAlone,
@@ -166,7 +174,7 @@ async function answer(
     res = await context.handler(req, context.conn);
   } catch (err) {
     log.error("The endpoint's handler failed", { err });
-    res = Response.json({ error: { code: "failed", message: "the endpoint failed" } }, { status: 500 });
+    res = errorResponse(new LinkError("INTERNAL", "the endpoint failed"));
   }
   let sent: boolean;
   let keepAlive: boolean;
@@ -251,7 +259,5 @@ function parseRequest(head: RequestHead): ParsedRequest | Http1Malformed {
 }
 
 function badRequest(why: string): Response {
-  return Response.json({ error: { code: "invalid", message: `Cannot read the request: ${why}` } }, {
-    status: 400,
-  });
+  return errorResponse(new LinkError("INVALID", `Cannot read the request: ${why}`));
 }

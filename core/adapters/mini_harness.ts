@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { announceReady, decodeKey, logger, readStdinLine } from "../base/mod.ts";
+import { announceReady, decodeKey, errorResponse, LinkError, logger, readStdinLine } from "../base/mod.ts";
 import { EndpointGuard, type EndpointHandler, PROOF_PATH, serveEndpoint } from "../../connections/mod.ts";
 
 const log = logger("mini");
@@ -31,19 +31,13 @@ export function miniHarnessHandler(input: HarnessInput): EndpointHandler {
     if (req.method !== "POST" || url.pathname !== "/acp") return new Response("Not found", { status: 404 });
     const proved = guard.verify(req, conn);
     if (!proved.ok) {
-      return Response.json({
-        error: { code: "unproven", message: `The caller did not prove the agent's key: ${proved.reason}` },
-      }, {
-        status: 401,
-      });
+      const why = `The caller did not prove the agent's key: ${proved.reason}`;
+      return errorResponse(new LinkError("PROOF_FAILED", why));
     }
     const next = guard.nextChallenge(proved.agentId, conn);
     const parsed = AcpRequest.safeParse(await req.json().catch(() => undefined));
     if (!parsed.success) {
-      return Response.json({ error: { code: "invalid", message: "Not an ACP request" } }, {
-        status: 400,
-        headers: next,
-      });
+      return errorResponse(new LinkError("INVALID", "Not an ACP request"), { headers: next });
     }
     const { id, method, params } = parsed.data;
     const thread = String(

@@ -56,7 +56,7 @@ export { serviceFor } from "./service_plan.ts";
 /** The unix sockets of an agent's socket folder that its bridges listen on. */
 export { SEND_SOCKET, sendSocketPath, STORE_SOCKET, storeSocketPath } from "./sockets.ts";
 /** What a role's failed start said, and whether a socket answers yet. */
-export { firstLoggedError, firstServiceError, type LoggedError, serviceFailure } from "./service_failure.ts";
+export { serviceFailure } from "./service_failure.ts";
 export { socketAnswers, waitForSocket } from "./endpoint_socket.ts";
 /** The harness record each bridge keeps: which harness runs for the agent, and how. */
 export { harnessState } from "./harness_record.ts";

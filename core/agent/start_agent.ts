@@ -21,7 +21,7 @@ import { serviceFor } from "./service_plan.ts";
 import { type AgentSettings, loadSettings, updateSettings } from "./settings.ts";
 import { requireTools } from "./system_tools.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
-import { firstServiceError, serviceFailure } from "./service_failure.ts";
+import { serviceFailure } from "./service_failure.ts";
 import { startOnSharedBridge, stayOnSharedBridge } from "./sharing/mod.ts";
 import {
   checkUserNamespaces,
@@ -110,24 +110,16 @@ async function startHeld(
   if (note) ctx.note?.(note);
   if (machine.shared_bridge) return await startShared(ctx, agent, { foreground: options.foreground, lock });
   if (options.foreground) return await runInForeground(ctx, agent, options.foreground, lock);
-  // The failure said is the last attempt's: one moved off a taken port may fail another way.
-  let sinceMs = Date.now();
   try {
-    // The bridge opens the door and wakes the agent's service before it says it is ready.
-    agent = await startBridge(ctx, agent, (service) => {
-      sinceMs = Date.now();
-      return backend.start(service);
-    });
+    // The bridge opens the door and wakes the agent's service before it says it is ready; its
+    // failure is the one its error line said (the last attempt's, as one moved off a taken port
+    // may fail another way).
+    agent = await startBridge(ctx, agent, (service) => backend.start(service));
   } catch (err) {
     await backend.stop(serviceNames("bridge", agent.id));
     await backend.stop(serviceNames("agent", agent.id));
     await unbindKey(ctx.paths, agent.id);
-    const names = serviceNames("bridge", agent.id);
-    throw serviceFailure(
-      err,
-      `Cannot start agent "${agent.name}"`,
-      await firstServiceError(backend, names, sinceMs),
-    );
+    throw serviceFailure(err, `Cannot start agent "${agent.name}"`);
   }
   return await agentStatus(ctx, agent);
 }

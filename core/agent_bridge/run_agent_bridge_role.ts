@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  announceError,
   announceReady,
   homeFrom,
   isLinkError,
@@ -14,10 +15,8 @@ import { loadAgentConfig } from "../agent/mod.ts";
 import { serveStoreBridge, serveWayIn, storeDriverFor } from "./bridges/mod.ts";
 import { agentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
-import { pickBackend, serviceNames } from "../agent/services/mod.ts";
 import { type AgentSettings, loadSettings } from "../agent/mod.ts";
 import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
-import { firstServiceError } from "../agent/mod.ts";
 import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
@@ -54,19 +53,22 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
     agentId: id,
     port,
     socket,
-    starter: await starterFor(args, settings, { paths, socket }),
+    starter: starterFor(settings, { paths, socket }),
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
+    key,
   }).catch((err) => {
     if (!isLinkError(err, "PORT_UNAVAILABLE")) throw err;
-    return undefined;
+    return err;
   });
-  if (!door) {
+  if (door instanceof LinkError) {
     log.error("Cannot hold the agent's port: another program holds it", {
       agent: id,
       port,
       code: "PORT_UNAVAILABLE",
     });
+    // Its starter moves the agent on this exit code (PRT-4); the line says why to whoever reads it.
+    announceError(door);
     return PORT_TAKEN_EXIT;
   }
   await using _door = door;
@@ -89,21 +91,8 @@ function stoppedBy(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
-/**
- * The agent started by this bridge itself. A failed start says the harness's own reason, the first
- * error in this bridge's service log since it began (a terminal's session has no log to read).
- */
-async function starterFor(
-  args: string[],
-  agent: AgentSettings,
-  where: { paths: LinkPaths; socket: string },
-): Promise<InBridgeStarter> {
+/** The agent started by this bridge itself; a failed start says the error it failed with. */
+function starterFor(agent: AgentSettings, where: { paths: LinkPaths; socket: string }): InBridgeStarter {
   const ctx = agentContext(Deno.env, { home: where.paths.home });
-  if (args.includes("--foreground")) return inBridgeStarter(ctx, agent, { socket: where.socket });
-  const backend = await pickBackend(where.paths, Deno.env);
-  const names = serviceNames("bridge", agent.id);
-  return inBridgeStarter(ctx, agent, {
-    socket: where.socket,
-    loggedSince: (sinceMs) => firstServiceError(backend, names, sinceMs),
-  });
+  return inBridgeStarter(ctx, agent, { socket: where.socket });
 }

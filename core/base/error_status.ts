@@ -8,6 +8,8 @@ import { errorFromWire, errorWire } from "./error_wire.ts";
  */
 const STATUS: Record<ErrorCode, number> = {
   USAGE: 400,
+  INVALID: 400,
+  BUSY: 429,
   NOT_A_TERMINAL: 400,
   PROOF_FAILED: 401,
   REFUSED: 403,
@@ -32,11 +34,12 @@ const STATUS: Record<ErrorCode, number> = {
 
 /** Back: the code of an error answer whose body is not the one shape (a harness Link does not control). */
 const CODE: Record<number, ErrorCode> = {
-  400: "USAGE",
+  400: "INVALID",
   401: "PROOF_FAILED",
   403: "REFUSED",
   404: "UNSUPPORTED",
   409: "CONFLICT",
+  429: "BUSY",
   500: "INTERNAL",
   502: "PROVIDER_ERROR",
   503: "SERVICE_FAILED",

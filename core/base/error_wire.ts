@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ErrorCode, isErrorCode, LinkError, toLinkError } from "./errors.ts";
+import { ERROR_CODES, type ErrorCode, isErrorCode, LinkError, toLinkError } from "./errors.ts";
 import { lazySchema } from "./lazy_schema.ts";
 
 /**
@@ -15,6 +15,16 @@ export const ErrorBody = lazySchema(() =>
   })
 );
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The inner error as Link's own processes write it: a code from the closed list, strictly. */
+export const LinkErrorBody = lazySchema(() =>
+  z.strictObject({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    hint: z.string().nullable().optional(),
+  })
+);
+export type LinkErrorBody = z.infer<typeof LinkErrorBody>;
 
 /**
  * The one wire shape of an error between Link's own processes, on a line or as a body:

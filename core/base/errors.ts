@@ -1,6 +1,8 @@
 /** Every code a LinkError may carry: a closed list, so callers and `--json` readers can rely on it. */
 export const ERROR_CODES = [
   "USAGE",
+  "INVALID",
+  "BUSY",
   "CONFIG_INVALID",
   "AGENT_NOT_FOUND",
   "AGENT_EXISTS",

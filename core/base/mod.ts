@@ -6,7 +6,14 @@
 /** The one error type, its codes and helpers. */
 export { ERROR_CODES, type ErrorCode, isErrorCode, isLinkError, LinkError, toLinkError } from "./errors.ts";
 /** The one wire shape of an error between Link's own processes, written and read back with its code. */
-export { ErrorBody, errorFromWire, ErrorWire, errorWire, type WrittenError } from "./error_wire.ts";
+export {
+  ErrorBody,
+  errorFromWire,
+  ErrorWire,
+  errorWire,
+  LinkErrorBody,
+  type WrittenError,
+} from "./error_wire.ts";
 /** The one table from code to HTTP status, and back, where an error answers over HTTP. */
 export { errorCodeOfStatus, errorFromAnswer, errorResponse, errorStatus } from "./error_status.ts";
 /** A value that never prints. */
@@ -53,11 +60,12 @@ export {
   type ProofLabel,
   sha256Hex,
 } from "./proof.ts";
-/** Starting Link's own roles, from source or compiled, and their ready line. */
+/** Starting Link's own roles, from source or compiled, their ready line and their error line. */
 export {
   announceReady,
   PORT_TAKEN_EXIT,
   readReadyLine,
+  type ReadReadyOptions,
   READY_PREFIX,
   roleArgv,
   roleEnv,
@@ -66,3 +74,5 @@ export {
   spawnRole,
   type SpawnRoleOptions,
 } from "./role.ts";
+/** A role's final error: the one line its parent reads, never its log. */
+export { announceError, ERROR_PREFIX, readErrorLine, ROLE_LOGS_HINT } from "./role_error.ts";

@@ -1,5 +1,6 @@
 import { fileUrlPath } from "./file_path.ts";
 import { LinkError } from "./errors.ts";
+import { ERROR_PREFIX, readErrorLine, ROLE_LOGS_HINT, writeStdoutLine } from "./role_error.ts";
 import { logger } from "./log.ts";
 
 const log = logger("role");
@@ -35,9 +36,8 @@ export function roleEnv(): Record<string, string> {
 
 /** Prints the ready line a parent waits for. Call once, when the role listens. */
 export function announceReady(info: Record<string, unknown> = {}): void {
-  const line = new TextEncoder().encode(`${READY_PREFIX}${JSON.stringify(info)}\n`);
   try {
-    Deno.stdout.writeSync(line);
+    writeStdoutLine(`${READY_PREFIX}${JSON.stringify(info)}\n`);
   } catch (err) {
     // A parent that stopped waiting is no reason to stop serving.
     log.debug("Nobody read the ready line", { error: err });
@@ -47,12 +47,20 @@ export function announceReady(info: Record<string, unknown> = {}): void {
 /** A role's exit code when the port it was to hold is taken, so its starter can move it (PRT-4). */
 export const PORT_TAKEN_EXIT = 3;
 
-/** Why a role was never ready: it exited first, with this code. */
+/**
+ * Why a role was never ready: it exited first, with this code, and said why on its error line
+ * (`said`), or printed one that could not be read (`said` is "garbled").
+ */
 export class RoleExited extends Error {
   readonly code: number;
-  constructor(code: number) {
-    super(`it exited with code ${code} before it was ready`);
+  readonly said: LinkError | "garbled" | undefined;
+  constructor(code: number, said?: LinkError | "garbled") {
+    super(
+      `it exited with code ${code} before it was ready` +
+        (said === "garbled" ? ", and its error line could not be read" : ""),
+    );
     this.code = code;
+    this.said = said;
   }
 }
 
@@ -84,7 +92,11 @@ export interface SpawnRoleOptions {
   input?: string;
 }
 
-/** Starts a role as a child and waits for its ready line; throws SERVICE_FAILED if it exits first. */
+/**
+ * Starts a role as a child and waits for its ready line. A role that exits first throws the error
+ * it said on its error line, with its own code (the RoleExited as cause); one that said none
+ * SERVICE_FAILED, and one whose line cannot be read INTERNAL.
+ */
 export async function spawnRole(
   roleArgs: readonly string[],
   options: SpawnRoleOptions = {},
@@ -111,10 +123,7 @@ export async function spawnRole(
     } catch { /* gone already */ }
     await status;
     await stderrDone;
-    throw new LinkError("SERVICE_FAILED", `Cannot start "${roleArgs.join(" ")}": ${err.message}`, {
-      hint: `Its last words:\n${stderr.trim().split("\n").slice(-8).join("\n") || "(none)"}`,
-      cause: err,
-    });
+    throw roleFailure(roleArgs, err);
   });
   const stop = async (signal: Deno.Signal = "SIGTERM") => {
     try {
@@ -136,6 +145,19 @@ export async function spawnRole(
   };
 }
 
+/** The error a role's start fails with: what the role said, else why it was never ready. */
+function roleFailure(roleArgs: readonly string[], err: Error): LinkError {
+  const said = err instanceof RoleExited ? err.said : undefined;
+  if (said instanceof LinkError) {
+    return new LinkError(said.code, said.message, { hint: said.hint ?? ROLE_LOGS_HINT, cause: err });
+  }
+  const code = said === "garbled" ? "INTERNAL" : "SERVICE_FAILED";
+  return new LinkError(code, `Cannot start "${roleArgs.join(" ")}": ${err.message}`, {
+    hint: ROLE_LOGS_HINT,
+    cause: err,
+  });
+}
+
 function writeInput(stdin: WritableStream<Uint8Array>, text: string): void {
   const writer = stdin.getWriter();
   writer.write(new TextEncoder().encode(text)).then(() => writer.close()).catch(() => {});
@@ -146,40 +168,68 @@ async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string
   for await (const chunk of stream) onText(decoder.decode(chunk, { stream: true }));
 }
 
+/** What readReadyLine takes besides the stream and the exit. */
+export interface ReadReadyOptions {
+  /** Gives up waiting when this aborts. */
+  signal?: AbortSignal;
+  /** Gets every other line, then and later (dropped unless given). */
+  onOther?: (text: string) => void;
+  /**
+   * "read" (the default): an error line is the role's word on why it failed, thrown as
+   * RoleExited's `said`. "output": the stream is not the role's alone (a sandbox's stdout, where
+   * any program in it may write), so an error line is only output, given to `onOther`.
+   */
+  errorLines?: "read" | "output";
+}
+
+const EXITED: unique symbol = Symbol("exited");
+
 /**
  * Reads a role's stdout until its ready line and returns what it says, never waiting for time:
- * throws RoleExited when the role ends first. Every other line, then and later, goes to
- * `onOther` (dropped unless given), so a chatty role never blocks on a full pipe.
+ * throws RoleExited when the role ends first, with what its error line said (read to the end of
+ * its stdout, as the line comes just before the exit). Every other line, then and later, goes to
+ * `onOther`, so a chatty role never blocks on a full pipe.
  */
 export async function readReadyLine(
   stdout: ReadableStream<Uint8Array>,
   status: Promise<Deno.CommandStatus>,
-  options: { signal?: AbortSignal; onOther?: (text: string) => void } = {},
+  options: ReadReadyOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { signal, onOther = () => {} } = options;
+  const { signal, onOther = () => {}, errorLines = "read" } = options;
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  const exited = status.then((s): never => {
-    throw new RoleExited(s.code);
-  });
-  exited.catch(() => {});
+  const exited = status.then((): typeof EXITED => EXITED);
   const aborted = new Promise<never>((_, reject) => {
     if (signal?.aborted) reject(new Error("the wait was stopped"));
     signal?.addEventListener("abort", () => reject(new Error("the wait was stopped")), { once: true });
   });
   aborted.catch(() => {});
+  let ended: Deno.CommandStatus | undefined;
+  let said: LinkError | "garbled" | undefined;
+  let buffer = "";
+  let pending = reader.read();
   try {
     while (true) {
-      const chunk = await Promise.race([reader.read(), exited, aborted]);
-      if (chunk.done) return await Promise.race([exited, aborted]);
-      buffer += chunk.value;
+      const next = await Promise.race(ended ? [pending, aborted] : [pending, exited, aborted]);
+      if (next === EXITED) {
+        ended = await status;
+        if (said) throw new RoleExited(ended.code, said);
+        continue; // its error line may still be in the pipe: read on to its end
+      }
+      if (next.done) throw new RoleExited((ended ??= await Promise.race([status, aborted])).code, said);
+      pending = reader.read();
+      buffer += next.value;
       let nl: number;
       while ((nl = buffer.indexOf("\n")) >= 0) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
-        if (line.startsWith(READY_PREFIX)) {
-          forward(reader, buffer, onOther);
+        if (!ended && line.startsWith(READY_PREFIX)) {
+          forward(reader, pending, buffer, onOther);
           return JSON.parse(line.slice(READY_PREFIX.length));
+        }
+        if (errorLines === "read" && line.startsWith(ERROR_PREFIX)) {
+          said ??= readErrorLine(line.slice(ERROR_PREFIX.length));
+          if (ended) throw new RoleExited(ended.code, said);
+          continue;
         }
         onOther(`${line}\n`);
       }
@@ -192,13 +242,14 @@ export async function readReadyLine(
 
 function forward(
   reader: ReadableStreamDefaultReader<string>,
+  pending: Promise<ReadableStreamReadResult<string>>,
   rest: string,
   onOther: (text: string) => void,
 ): void {
   if (rest) onOther(rest);
   (async () => {
     try {
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) onOther(chunk.value);
+      for (let chunk = await pending; !chunk.done; chunk = await reader.read()) onOther(chunk.value);
     } catch { /* closed */ }
   })();
 }

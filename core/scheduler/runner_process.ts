@@ -1,4 +1,4 @@
-import { LinkError, readReadyLine, roleArgv } from "../base/mod.ts";
+import { LinkError, readReadyLine, roleArgv, RoleExited } from "../base/mod.ts";
 
 /** A runner this process started: its zone, its PID, its end. */
 export interface RunnerProcess extends AsyncDisposable {
@@ -37,11 +37,13 @@ export async function startRunner(zone: string, options: { file?: string } = {})
       child.kill("SIGKILL");
     } catch { /* gone already */ }
     await status;
+    // What the runner said of its failure keeps its code; else it never said why.
+    const said = err instanceof RoleExited && err.said instanceof LinkError ? err.said : undefined;
     throw new LinkError(
-      "SERVICE_FAILED",
-      `Cannot start the scheduler runner of "${zone}": ${(err as Error).message}`,
+      said?.code ?? (err instanceof RoleExited && err.said === "garbled" ? "INTERNAL" : "SERVICE_FAILED"),
+      `Cannot start the scheduler runner of "${zone}": ${said?.message ?? (err as Error).message}`,
       {
-        hint: "Run `lnk agent logs` to see what it said",
+        hint: said?.hint ?? "Run `lnk agent logs` to see what it said",
         cause: err,
       },
     );

@@ -6,11 +6,9 @@ import { serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mo
 import type { AgentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { layoutOf } from "../agent/mod.ts";
-import { pickBackend } from "../agent/services/mod.ts";
 import { type AgentSettings, loadSettings } from "../agent/mod.ts";
 import { type AgentDoor, askHarnessBusy, openAgentDoor, stoppedAccepting } from "../agent_bridge/mod.ts";
 import { type AgentStarter, inBridgeStarter } from "../agent/launch/mod.ts";
-import { firstAgentError } from "./first_agent_error.ts";
 
 const log = logger("bridges");
 
@@ -73,6 +71,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     starter,
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
+    key,
     clock: options.clock,
   });
   const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
@@ -130,20 +129,12 @@ export async function carryAgent(id: string, start: string, options: CarryOption
 /**
  * The agent started by the shared bridge itself (PRC-13): its proxy and relays in this process, its
  * sandbox as this process's child, its start prepared ahead while it sleeps. A failed start says
- * the first error this bridge logged for the agent since it began.
+ * the error it failed with.
  */
-async function bridgeStarterFor(
-  ctx: AgentContext,
-  agent: AgentSettings,
-  socket: string,
-): Promise<AgentStarter> {
-  const backend = await pickBackend(ctx.paths, ctx.env);
-  const starter = inBridgeStarter(ctx, agent, {
-    socket,
-    loggedSince: (sinceMs) => firstAgentError(backend, agent.id, sinceMs),
-  });
+function bridgeStarterFor(ctx: AgentContext, agent: AgentSettings, socket: string): Promise<AgentStarter> {
+  const starter = inBridgeStarter(ctx, agent, { socket });
   void starter.preload();
-  return starter;
+  return Promise.resolve(starter);
 }
 
 async function zoneOf(ctx: AgentContext, named: string | undefined, specPath: string): Promise<string> {

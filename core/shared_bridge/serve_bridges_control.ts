@@ -1,4 +1,4 @@
-import { LinkError, type LinkPaths, logger } from "../base/mod.ts";
+import { errorResponse, LinkError, type LinkPaths, logger } from "../base/mod.ts";
 import { socketAnswers } from "../agent/mod.ts";
 import { SyncRequest } from "../agent/sharing/bridges_answer.ts";
 import type { SharedBridge } from "./shared_bridge.ts";
@@ -57,7 +57,7 @@ async function handle(
     if (route === "GET /bridges") return Response.json(bridge.snapshot());
     if (route === "POST /sync") {
       const request = SyncRequest.safeParse(await req.json().catch(() => undefined));
-      if (!request.success) return Response.json({ error: "a sync takes {agent?, wake?}" }, { status: 400 });
+      if (!request.success) return errorResponse(new LinkError("INVALID", "A sync takes {agent?, wake?}"));
       return Response.json(await bridge.sync(request.data));
     }
     if (route === "GET /watch") {
@@ -68,9 +68,9 @@ async function handle(
       });
       return new Response(body);
     }
-    return Response.json({ error: `no route ${route}` }, { status: 404 });
+    return errorResponse(new LinkError("UNSUPPORTED", `No route ${route}`));
   } catch (err) {
     log.error("Cannot answer on the control socket", { route, error: err });
-    return Response.json({ error: String(err) }, { status: 500 });
+    return errorResponse(err);
   }
 }

@@ -1,11 +1,10 @@
-import { type Clock, logger, toLinkError } from "../base/mod.ts";
+import { type Clock, errorWire, logger } from "../base/mod.ts";
 import { RunnerPool } from "../scheduler/mod.ts";
 import { sendSocketPath } from "../agent/mod.ts";
 import {
   type BridgesError,
   type BridgesSnapshot,
   type CarriedState,
-  ENDING,
   type SyncAnswer,
 } from "../agent/sharing/bridges_answer.ts";
 import { bridgesFilePath, readBridgesFile } from "../agent/sharing/bridges_file.ts";
@@ -27,7 +26,7 @@ export interface SharedBridgeOptions extends CarryOptions {
  * carries each agent on its list (bridges.json), reading it again at each change, and runs one
  * scheduler runner a time zone of its agents (PRC-7). An agent asleep holds no process of its own.
  * It ends `lingerMs` after its last agent leaves (PRC-15): `ended` resolves then, and a sync from
- * then on answers ENDING. Every change is one step at a time.
+ * then on answers `ending`. Every change is one step at a time.
  */
 export class SharedBridge implements AsyncDisposable {
   #o: SharedBridgeOptions;
@@ -97,7 +96,7 @@ export class SharedBridge implements AsyncDisposable {
   /**
    * Reads the list again now and says where `agent` stands: carried (woken first when `wake`), let
    * go, or the error that keeps it off (its start's own reason when a wake failed). An agent that
-   * failed before is tried again. Once the linger ran out it answers ENDING.
+   * failed before is tried again. Once the linger ran out it answers `ending`.
    */
   async sync(request: { agent?: string; wake?: boolean }): Promise<SyncAnswer> {
     const ending = await this.#step(async () => {
@@ -108,7 +107,8 @@ export class SharedBridge implements AsyncDisposable {
     if (ending) {
       return {
         agent: null,
-        error: { code: ENDING, message: "The shared bridge is ending: it had no agent left" },
+        ending: true,
+        error: { code: "SERVICE_FAILED", message: "The shared bridge is ending: it had no agent left" },
       };
     }
     const id = request.agent;
@@ -217,10 +217,7 @@ function stateOf(carried: CarriedAgent): CarriedState {
 }
 
 function bridgesError(err: unknown): BridgesError {
-  const e = toLinkError(err);
-  return e.hint === undefined
-    ? { code: e.code, message: e.message }
-    : { code: e.code, message: e.message, hint: e.hint };
+  return errorWire(err).error;
 }
 
 /** Resolvers whose promise never counts as unhandled: whoever awaits it still gets the rejection. */

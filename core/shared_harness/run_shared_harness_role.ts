@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { announceReady, LinkError, logger, parseDuration, toLinkError } from "../base/mod.ts";
+import { announceReady, errorResponse, LinkError, logger, parseDuration } from "../base/mod.ts";
 import { HostJoin } from "../harness/serve/host_protocol.ts";
 import { agentContext } from "../agent/mod.ts";
 import { LINGER_MS } from "../base/mod.ts";
@@ -62,14 +62,9 @@ async function handle(harness: SharedHarness, req: Request): Promise<Response> {
       return Response.json({ left: agent });
     }
     if (req.method === "POST" && route === "/join") return await join(harness, req);
-    return Response.json({ error: { code: "NOT_FOUND", message: `No route ${req.method} ${route}` } }, {
-      status: 404,
-    });
+    return errorResponse(new LinkError("UNSUPPORTED", `No route ${req.method} ${route}`));
   } catch (err) {
-    const error = toLinkError(err);
-    return Response.json({ error: { code: error.code, message: error.message, hint: error.hint } }, {
-      status: 409,
-    });
+    return errorResponse(err);
   }
 }
 

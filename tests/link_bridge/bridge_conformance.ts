@@ -37,7 +37,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
       await client.write(byte);
       await rig.clock.advance(1_000);
     }
-    await expectError(client, "deadline");
+    await expectError(client, "TIMEOUT");
     assert.equal(rig.server.unproven, 0);
   });
 
@@ -68,7 +68,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
       await client.write(
         proofLineFor(challenge, claimOf(rig.agent), rig.agent.key, over) + bodyLineOf(bridge),
       );
-      await expectError(client, "unproven");
+      await expectError(client, "PROOF_FAILED");
     });
   }
 
@@ -77,7 +77,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
     await using client = await RawClient.connect(rig.server.addr);
     const claim = { ...claimOf(rig.agent), agentId: `${rig.agent.id}b` };
     await client.write(proofLineFor(await client.challenge(), claim, rig.agent.key));
-    await expectError(client, "refused");
+    await expectError(client, "REFUSED");
   });
 
   Deno.test(`attack: ${name} refuses a proof of another connection's challenge, which takes it (BRG-2)`, async () => {
@@ -87,7 +87,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
     const stolen = proofLineFor(await first.challenge(), claimOf(rig.agent), rig.agent.key);
     await second.challenge();
     await second.write(stolen);
-    await expectError(second, "unproven");
+    await expectError(second, "PROOF_FAILED");
     await first.write(stolen);
     assert.equal(await first.readLine(), "proven");
   });
@@ -97,7 +97,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
     await using client = await RawClient.connect(rig.server.addr);
     await client.challenge();
     await client.write("hello bridge\n");
-    await expectError(client, "invalid");
+    await expectError(client, "INVALID");
   });
 
   Deno.test(`${name} refuses the old key once the keyring changes (BRG-14)`, async () => {
@@ -113,7 +113,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
     await Deno.remove(rig.home.keyFile(rig.agent.id));
     await using client = await RawClient.connect(rig.server.addr);
     await client.write(proofLineFor(await client.challenge(), claimOf(rig.agent), rig.agent.key));
-    await expectError(client, "unproven");
+    await expectError(client, "PROOF_FAILED");
   });
 
   Deno.test(`${name} holds ${bridge.cap} proven calls and answers one more busy (BRG-11)`, async () => {
@@ -129,7 +129,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
       assert.equal(rig.server.calls, bridge.cap);
       await using extra = await RawClient.connect(rig.server.addr);
       await extra.write(proofLineFor(await extra.challenge(), claimOf(rig.agent), rig.agent.key));
-      await expectError(extra, "busy");
+      await expectError(extra, "BUSY");
     } finally {
       for (const client of held) client.close();
     }
@@ -154,7 +154,7 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
           flood.push(client);
           await client.challenge();
         }
-        await expectError(flood[0]!, "busy");
+        await expectError(flood[0]!, "BUSY");
         assert.equal(rig.server.unproven, 5);
         await other.write(proofLineFor(otherChallenge, claimOf(rig.agent), rig.agent.key));
         assert.equal(await other.readLine(), "proven");
@@ -186,10 +186,10 @@ export function runBridgeConformance(bridge: BridgeUnderTest): void {
       await using other = await OtherUserClient.start(65534, addr.port);
       assert.match((await other.readLine()) ?? "", /^challenge /);
       await using third = await OtherUserClient.start(65533, addr.port);
-      await expectError(third, "busy");
+      await expectError(third, "BUSY");
       await using again = await RawClient.connect(addr);
       await again.challenge();
-      await expectError(first, "busy");
+      await expectError(first, "BUSY");
       assert.equal(rig.server.unproven, 3);
     },
   });

@@ -68,7 +68,7 @@ Deno.test("callBridge() carries a body the bridge cannot read back as invalid", 
   );
   assert.equal(await raw.readLine(), "proven");
   assert.deepEqual(JSON.parse((await raw.readLine()) ?? ""), {
-    error: { code: "invalid", message: 'Cannot read the body of "act": it is not JSON' },
+    error: { code: "INVALID", message: 'Cannot read the body of "act": it is not JSON', hint: null },
   });
 });
 

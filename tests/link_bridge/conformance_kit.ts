@@ -123,7 +123,10 @@ export function proofLineFor(
   return `proof ${claim.agentId} ${claim.owner} ${claim.action} ${mac}\n`;
 }
 
-/** Reads one line and checks it is the one error shape with `code` (U-11), then the hang-up. */
+/**
+ * Reads one line and checks it is Link's one error shape with `code`, one of the five a bridge
+ * gives (U-11), then the hang-up.
+ */
 export async function expectError(
   client: { readLine(): Promise<string | undefined> },
   code: string,
@@ -131,7 +134,8 @@ export async function expectError(
   const line = await client.readLine();
   assert.ok(line !== undefined, `expected a "${code}" error line, the bridge hung up`);
   const parsed = JSON.parse(line);
-  assert.deepEqual(parsed, { error: { code, message: parsed?.error?.message } });
+  assert.deepEqual(parsed, { error: { code, message: parsed?.error?.message, hint: parsed?.error?.hint } });
+  assert.ok(parsed.error.hint === null || typeof parsed.error.hint === "string", line);
   assert.match(parsed.error.message, /^Cannot /);
   assert.equal(await client.readLine(), undefined);
 }

@@ -27,7 +27,7 @@ Deno.test("LineReader.readLine() answers a line longer than its limit as invalid
   const reader = new LineReader(chunks("x".repeat(40), "y".repeat(40), "\n"));
   const err = await reader.readLine(64, "proof line").catch((e) => e);
   assert.deepEqual([err.code, bridgeErrorCode(err), err.message], [
-    "REFUSED",
+    "INVALID",
     "invalid",
     "Cannot read the proof line: it is longer than 64 bytes",
   ]);
@@ -41,7 +41,7 @@ Deno.test("LineReader.readLine() answers bytes that are not UTF-8 as invalid", a
     },
   });
   const err = await reader.readLine(64).catch((e) => e);
-  assert.deepEqual([err.code, bridgeErrorCode(err)], ["REFUSED", "invalid"]);
+  assert.deepEqual([err.code, bridgeErrorCode(err)], ["INVALID", "invalid"]);
 });
 
 Deno.test("LineReader.readLine() takes a line of its limit, newline included, and refuses one byte more", async () => {

@@ -82,7 +82,7 @@ Deno.test("runProxyRole() fails before its ready line on options that are not va
       `${JSON.stringify({ socket: "/x" })}\n`,
     ]
   ) {
-    await assert.rejects(startRole(input), { name: "LinkError", code: "SERVICE_FAILED" });
+    await assert.rejects(startRole(input), { name: "LinkError", code: "CONFIG_INVALID" });
   }
-  await assert.rejects(startRole("{}\n", ["--bogus"]), { name: "LinkError", code: "SERVICE_FAILED" });
+  await assert.rejects(startRole("{}\n", ["--bogus"]), { name: "LinkError", code: "USAGE" });
 });

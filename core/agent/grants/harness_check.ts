@@ -1,4 +1,4 @@
-import { LinkError, roleArgv, setLogSink } from "../../base/mod.ts";
+import { LinkError, logger, roleArgv, setLogSink } from "../../base/mod.ts";
 import { listAgents } from "../agents.ts";
 import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
@@ -12,6 +12,8 @@ import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } 
 import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
 import type { CheckRow, PlannedCheck } from "./planned_check.ts";
 import { ProbeAnswers } from "./probe_protocol.ts";
+
+const log = logger("check");
 
 /** How `lnk agent harness check` runs; the sandbox's options but its command and streams. */
 export interface HarnessCheckOptions
@@ -128,13 +130,15 @@ async function probe(sandbox: HarnessSandbox, checks: readonly PlannedCheck[]) {
     }
     return answers;
   } catch (err) {
+    // What the probe wrote is the sandbox's words: logged as such, never Link's hint.
+    log.warn("The probe inside the sandbox did not answer", {
+      from: "sandbox",
+      said: stderr.trim().split("\n").slice(-8).join("\n"),
+    });
     throw new LinkError(
       "SERVICE_FAILED",
-      "Cannot check the harness's sandbox: the probe inside did not answer",
-      {
-        hint: `Its last words:\n${stderr.trim().split("\n").slice(-8).join("\n") || "(none)"}`,
-        cause: err,
-      },
+      `Cannot check the harness's sandbox: the probe inside did not answer (${(err as Error).message})`,
+      { hint: "What it wrote is logged above, as the sandbox's; run the check again", cause: err },
     );
   }
 }

@@ -1,7 +1,7 @@
 import { type RoleProcess, spawnRole } from "../../base/mod.ts";
 import type { ServiceBackend, ServiceDefinition } from "../services/mod.ts";
 import { socketAnswers, waitForSocket } from "../endpoint_socket.ts";
-import { firstServiceError, serviceFailure } from "../service_failure.ts";
+import { serviceFailure } from "../service_failure.ts";
 
 /** How the bridge starts and stops its agent (`lnk agent run`): as a service, or as its own child. */
 export interface AgentStarter extends AsyncDisposable {
@@ -24,7 +24,6 @@ export function serviceStarter(
   const names = service.names;
   return {
     async start(signal) {
-      const sinceMs = Date.now();
       try {
         const current = await backend.status(names);
         if (current.running && await socketAnswers(options.socket)) return;
@@ -32,8 +31,7 @@ export function serviceStarter(
         const started = await backend.start(service);
         if (started.ready.socket !== options.socket) await waitForSocket(options.socket, { signal });
       } catch (err) {
-        const logged = await firstServiceError(backend, names, sinceMs);
-        throw serviceFailure(err, `Cannot wake agent "${options.agentName}"`, logged);
+        throw serviceFailure(err, `Cannot wake agent "${options.agentName}"`);
       }
     },
     stop: () => backend.stop(names),
@@ -59,7 +57,7 @@ export function childStarter(roleArgs: string[], options: { agentName: string })
       try {
         child = await spawnRole(roleArgs, { stderr: "inherit", signal });
       } catch (err) {
-        // Its log lines went to the terminal; the start's error says what it could.
+        // What its error line said, its code kept; its log lines went to the terminal.
         throw serviceFailure(err, `Cannot wake agent "${options.agentName}"`);
       }
     },

@@ -3,7 +3,7 @@ import type { AgentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
 import { type AgentSettings, loadSettings } from "../settings.ts";
 import { type AgentLaunch, type AgentLaunchOptions, prepareAgentLaunch } from "./agent_launch.ts";
-import { type LoggedError, serviceFailure } from "../service_failure.ts";
+import { serviceFailure } from "../service_failure.ts";
 import type { AgentStarter } from "./agent_starter.ts";
 import type { HarnessProcess } from "./harness_process.ts";
 import { type HarnessRecord, removeHarnessRecord, writeHarnessRecord } from "../harness_record.ts";
@@ -17,11 +17,6 @@ const log = logger("agent");
 export interface InBridgeStarterOptions extends AgentLaunchOptions {
   /** The harness's endpoint socket, which the door relays to. */
   readonly socket: string;
-  /**
-   * The first error logged since a failed start began (the harness's own reason, in the bridge's
-   * log), so the start's failure says it; none when the bridge has no log to read (a terminal).
-   */
-  readonly loggedSince?: (sinceMs: number) => Promise<LoggedError | undefined>;
 }
 
 /** The bridge's own start of its agent, keeping what a start needs while the agent sleeps. */
@@ -76,7 +71,6 @@ class BridgeStarter implements InBridgeStarter {
   }
 
   async start(signal: AbortSignal): Promise<void> {
-    const sinceMs = Date.now();
     this.#starts++;
     await this.stop();
     try {
@@ -111,8 +105,7 @@ class BridgeStarter implements InBridgeStarter {
       });
     } catch (err) {
       await this.stop().catch(() => {});
-      const logged = await this.#options.loggedSince?.(sinceMs);
-      throw serviceFailure(err, `Cannot wake agent "${this.#agent.name}"`, logged);
+      throw serviceFailure(err, `Cannot wake agent "${this.#agent.name}"`);
     }
   }
 

@@ -4,7 +4,8 @@ import { ProgramOutput } from "../../../sandbox/mod.ts";
 /**
  * Waits for the ready line of the role running in a sandbox (its stdout is the sandbox's), never
  * for time, and throws RoleExited when the sandbox ends first. Anything else the role prints, then
- * and later, is logged as the sandbox's own lines (never as Link's), so no full pipe ever blocks it.
+ * and later, is logged as the sandbox's own lines (never as Link's), so no full pipe ever blocks it:
+ * an error line too, since any program in the sandbox may write one, so it is never Link's reason.
  */
 export function readSandboxReady(
   stdout: ReadableStream<Uint8Array>,
@@ -13,5 +14,5 @@ export function readSandboxReady(
 ): Promise<Record<string, unknown>> {
   const output = new ProgramOutput({ agent, stream: "stdout" });
   status.finally(() => output.end());
-  return readReadyLine(stdout, status, { onOther: (text) => output.write(text) });
+  return readReadyLine(stdout, status, { onOther: (text) => output.write(text), errorLines: "output" });
 }

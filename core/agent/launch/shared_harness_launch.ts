@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type AgentKey, type ErrorCode, LinkError, lockFile, logger } from "../../base/mod.ts";
+import { type AgentKey, errorFromAnswer, LinkError, lockFile, logger } from "../../base/mod.ts";
 import { startSandboxProxy } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { pickBackend } from "../services/mod.ts";
@@ -115,10 +115,10 @@ async function joinShared(
       });
     }
     if (!res.ok) {
-      const { error } = await res.json() as { error: { code: ErrorCode; message: string; hint?: string } };
+      const error = errorFromAnswer(res.status, await res.text());
       client.close();
       if (error.message === "The shared harness is ending" && attempt < 3) continue;
-      throw new LinkError(error.code, error.message, { hint: error.hint });
+      throw error;
     }
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let first = "";

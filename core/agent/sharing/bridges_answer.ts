@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LinkErrorBody } from "../../base/mod.ts";
 
 /** One agent the shared bridge carries, as its control socket tells. */
 export const CarriedState = z.strictObject({
@@ -10,13 +11,9 @@ export const CarriedState = z.strictObject({
 });
 export type CarriedState = z.infer<typeof CarriedState>;
 
-/** An error as the control socket carries it: a LinkError's code, message and hint. */
-export const BridgesError = z.strictObject({
-  code: z.string(),
-  message: z.string(),
-  hint: z.string().optional(),
-});
-export type BridgesError = z.infer<typeof BridgesError>;
+/** An error as the control socket carries it: Link's one error shape's inner object. */
+export const BridgesError = LinkErrorBody;
+export type BridgesError = LinkErrorBody;
 
 /** What the shared bridge says of itself (`GET /bridges`). */
 export const BridgesSnapshot = z.strictObject({
@@ -35,12 +32,13 @@ export type BridgesSnapshot = z.infer<typeof BridgesSnapshot>;
 
 /**
  * What the shared bridge did at `POST /sync` for one agent: it read its list again, then carries
- * the agent (woken when asked) or has let it go; or it cannot say, with the error. "ENDING" says
+ * the agent (woken when asked) or has let it go; or it cannot say, with the error. `ending` says
  * it is ending after its linger: start another.
  */
 export const SyncAnswer = z.strictObject({
   agent: CarriedState.nullable(),
   error: BridgesError.optional(),
+  ending: z.literal(true).optional(),
 });
 export type SyncAnswer = z.infer<typeof SyncAnswer>;
 
@@ -50,6 +48,3 @@ export const SyncRequest = z.strictObject({
   wake: z.boolean().default(false),
 });
 export type SyncRequest = z.infer<typeof SyncRequest>;
-
-/** The code a bridge ending after its linger answers a sync with. */
-export const ENDING = "ENDING";

@@ -15,14 +15,7 @@ export {
   takeOffSharedBridge,
 } from "./bridges_file.ts";
 /** What the shared bridge's control socket says. */
-export {
-  BridgesError,
-  BridgesSnapshot,
-  CarriedState,
-  ENDING,
-  SyncAnswer,
-  SyncRequest,
-} from "./bridges_answer.ts";
+export { BridgesError, BridgesSnapshot, CarriedState, SyncAnswer, SyncRequest } from "./bridges_answer.ts";
 /** The shared bridge's service and control socket, and asking it. */
 export { sharedBridgeService, sharedBridgeSocketPath } from "./shared_bridge_service.ts";
 export { askSharedBridge, sharedBridgeGone, syncSharedBridge } from "./shared_bridge_client.ts";

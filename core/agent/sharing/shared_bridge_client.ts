@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { LinkError, type LinkPaths } from "../../base/mod.ts";
+import { errorFromAnswer, LinkError, type LinkPaths, ROLE_LOGS_HINT } from "../../base/mod.ts";
 import { BridgesSnapshot, SyncAnswer } from "./bridges_answer.ts";
 import { sharedBridgeSocketPath } from "./shared_bridge_service.ts";
 
@@ -63,14 +63,18 @@ async function call<T>(
       parsed = undefined;
     }
     const answer = schema.safeParse(parsed);
-    if (!res.ok || !answer.success) {
-      throw new LinkError(
-        "SERVICE_FAILED",
-        `Cannot ask the shared bridge: it answered ${res.status} ${text.slice(0, 200)}`,
-        {
-          hint: "Run `lnk agent logs` to see what it said",
-        },
-      );
+    if (!res.ok) {
+      const said = errorFromAnswer(res.status, text);
+      throw new LinkError(said.code, `Cannot ask the shared bridge: ${said.message}`, {
+        hint: said.hint ?? ROLE_LOGS_HINT,
+        cause: said,
+      });
+    }
+    if (!answer.success) {
+      throw new LinkError("SERVICE_FAILED", "Cannot ask the shared bridge: it answered off its protocol", {
+        hint: ROLE_LOGS_HINT,
+        cause: answer.error,
+      });
     }
     return answer.data;
   } finally {

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { LinkError, lockFile } from "../../base/mod.ts";
+import { LinkError, lockFile, ROLE_LOGS_HINT } from "../../base/mod.ts";
 import type { AgentContext } from "../context.ts";
 import type { AgentSettings } from "../settings.ts";
 import { pickBackend, SHARED_BRIDGE_NAMES } from "../services/mod.ts";
 import { waitForSocket } from "../endpoint_socket.ts";
-import { ENDING, type SyncAnswer } from "./bridges_answer.ts";
+import type { SyncAnswer } from "./bridges_answer.ts";
 import { putOnSharedBridge, takeOffSharedBridge } from "./bridges_file.ts";
 import { askSharedBridge, sharedBridgeGone, syncSharedBridge } from "./shared_bridge_client.ts";
 import { sharedBridgeService, sharedBridgeSocketPath } from "./shared_bridge_service.ts";
@@ -35,13 +35,13 @@ export async function startOnSharedBridge(
       const answer = await syncOnce(ctx, agent.id);
       if (!answer.error) return agent;
       const again = attempt < ATTEMPTS;
-      if (again && answer.error.code === ENDING) continue;
+      if (again && answer.ending) continue;
       if (again && answer.error.code === "PORT_UNAVAILABLE") {
         agent = await options.moveBlock(agent, agent.ports.endpoint);
         continue;
       }
-      throw new LinkError("SERVICE_FAILED", `Cannot start agent "${agent.name}": ${answer.error.message}`, {
-        hint: answer.error.hint ?? "Run `lnk agent logs` to see what it said",
+      throw new LinkError(answer.error.code, `Cannot start agent "${agent.name}": ${answer.error.message}`, {
+        hint: answer.error.hint ?? ROLE_LOGS_HINT,
       });
     }
   } catch (err) {
@@ -90,10 +90,14 @@ export async function stayOnSharedBridge(
 /** One sync, starting a bridge first when none answers at its socket or the one there is ending. */
 async function syncOnce(ctx: AgentContext, agentId: string): Promise<SyncAnswer> {
   const answer = await syncSharedBridge(ctx.paths, { agent: agentId, wake: true });
-  if (answer && answer.error?.code !== ENDING) return answer;
+  if (answer && !answer.ending) return answer;
   await ensureSharedBridge(ctx);
   return await syncSharedBridge(ctx.paths, { agent: agentId, wake: true }) ??
-    { agent: null, error: { code: ENDING, message: "The shared bridge stopped answering" } };
+    {
+      agent: null,
+      ending: true,
+      error: { code: "SERVICE_FAILED", message: "The shared bridge stopped answering" },
+    };
 }
 
 /**

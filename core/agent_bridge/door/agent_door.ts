@@ -1,4 +1,4 @@
-import type { Clock } from "../../base/mod.ts";
+import type { AgentKey, Clock } from "../../base/mod.ts";
 import { type DoorActivity, serveDoor } from "./serve_door.ts";
 import type { AgentStarter } from "../../agent/launch/mod.ts";
 import { AgentWaker, type WakeState } from "./agent_waker.ts";
@@ -17,6 +17,8 @@ export interface AgentDoorOptions {
   idleAfterMs: number;
   /** Asks the harness whether a turn runs or a background command holds its lock. */
   askHarness: () => Promise<HarnessBusy>;
+  /** The agent's key, so a 503 the door gives a proof request proves why it says (serveDoor). */
+  key?: AgentKey;
   clock?: Clock;
   /** Called at each lapse of `idle_after` with what was found. */
   onCheck?: (check: IdleCheck) => void;
@@ -57,6 +59,7 @@ export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoo
       port: options.port,
       target: (signal) => waker.target(signal),
       onActivity: () => wired.watch?.doorChanged(),
+      prover: options.key ? { agentId: options.agentId, key: options.key } : undefined,
       clock: options.clock,
     });
   } catch (err) {

@@ -15,6 +15,8 @@ export { askHarnessBusy, HarnessBusy } from "./harness_busy.ts";
 export { stoppedAccepting } from "./stopped_accepting.ts";
 /** Relays a port to a socket, telling when an answer is still coming (its framing watched). */
 export { type Door, type DoorActivity, serveDoor, type ServeDoorOptions } from "./serve_door.ts";
+/** Who a door's 503 to a proof request proves it stands for. */
+export { type DoorProver } from "./answer_unavailable.ts";
 /** Tells whether an answer is still coming on a relayed HTTP/1.1 connection, from its framing alone. */
 export {
   type FramedRequest,

@@ -8,7 +8,7 @@ import {
   SYSTEM_CLOCK,
   writeAll,
 } from "../../base/mod.ts";
-import { answerUnavailable } from "./answer_unavailable.ts";
+import { answerUnavailable, type DoorProver } from "./answer_unavailable.ts";
 import {
   peerOf,
   placesKey,
@@ -50,6 +50,8 @@ export interface ServeDoorOptions {
   placesPerUser?: number;
   /** Unproven places of the door (DOOR_PLACES unless told). */
   placesPerDoor?: number;
+  /** The agent the door stands for: its 503 to a proof request proves it (see answerUnavailable). */
+  prover?: DoorProver;
   /** Time for the proof deadline and the waits after a failed accept; tests drive it. */
   clock?: Clock;
   signal?: AbortSignal;
@@ -104,6 +106,7 @@ class RunningDoor implements Door {
   #listener: Deno.TcpListener;
   #options: ServeDoorOptions;
   #clock: Clock;
+  #prover: DoorProver | undefined;
   #stop = new AbortController();
   #conns = new Set<Deno.Conn>();
   #upstreams = new Set<Deno.Conn>();
@@ -121,6 +124,7 @@ class RunningDoor implements Door {
     this.#listener = listener;
     this.#options = options;
     this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#prover = options.prover;
     this.#places = new UnprovenPlaces({
       perUser: options.placesPerUser ?? DOOR_PLACES_PER_USER,
       perBridge: options.placesPerDoor ?? DOOR_PLACES,
@@ -229,7 +233,7 @@ class RunningDoor implements Door {
       this.#waking--;
       this.#changed(false);
       if (this.#stop.signal.aborted || cut.signal.aborted) return;
-      return await answerUnavailable(conn, err, this.#clock, first);
+      return await answerUnavailable(conn, err, this.#clock, { first, prover: this.#prover });
     }
     this.#waking--;
     if (this.#stop.signal.aborted || cut.signal.aborted) return closeQuietly(upstream);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type ErrorCode, errorResponse, LinkError } from "../../base/mod.ts";
 
 /** A JSON-RPC 2.0 request (or notification) to the endpoint's `/acp`. */
 export const AcpRequest = z.looseObject({
@@ -32,13 +33,16 @@ export const SessionPromptParams = z.looseObject({
 /** `session/cancel` params. */
 export const SessionCancelParams = z.looseObject({ sessionId: z.string().min(1) });
 
-/** An error answer in the endpoint's one shape, with the caller's next challenge. */
-export function errorResponse(
+/**
+ * An error answer in Link's one error shape (`{"error":{"code","message","hint"}}`), with the
+ * route's status and the caller's next challenge.
+ */
+export function errorAnswer(
   status: number,
-  error: { code: string; message: string; hint?: string },
+  error: { code: ErrorCode; message: string; hint?: string },
   headers: Record<string, string>,
 ): Response {
-  return Response.json({ error }, { status, headers });
+  return errorResponse(new LinkError(error.code, error.message, { hint: error.hint }), { status, headers });
 }
 
 /** JSON-RPC messages as one NDJSON body. */

@@ -1,10 +1,10 @@
-import { isLinkError, logger } from "../../base/mod.ts";
+import { type ErrorCode, isLinkError, logger } from "../../base/mod.ts";
 import { checkMessageFits } from "../compaction/mod.ts";
 import { fixedTokens } from "../turns/prepare_messages.ts";
 import { narrowConversationTools } from "../turns/conversation_tools.ts";
 import {
   type AcpRequest,
-  errorResponse,
+  errorAnswer,
   type LinkMeta,
   ndjson,
   SessionCancelParams,
@@ -71,10 +71,10 @@ async function prompt(
   const thread = meta?.["link.local/thread"] ?? served.sessions.get(sessionId) ?? sessionId;
   const text = prompt.map((p) => (p.type === "text" ? p.text ?? "" : "")).join("");
   if (!text.trim()) {
-    return errorResponse(400, { code: "empty", message: "the message has no text" }, next);
+    return errorAnswer(400, { code: "INVALID", message: "the message has no text" }, next);
   }
   const tooLong = await overContext(served, thread, text);
-  if (tooLong) return errorResponse(413, tooLong, next);
+  if (tooLong) return errorAnswer(413, tooLong, next);
   await narrow(served, thread, meta);
   const request = meta?.["link.local/request"] ?? `${agent.clock.now()}-${crypto.randomUUID().slice(0, 8)}`;
   const from = req.headers.get("link-from") ?? undefined;
@@ -85,8 +85,8 @@ async function prompt(
     return new Response(null, { status: 202, headers: { "Link-Steered": String(reception.n), ...next } });
   }
   if (reception.kind === "busy") {
-    return errorResponse(409, {
-      code: "busy",
+    return errorAnswer(409, {
+      code: "AGENT_BUSY",
       message: "the agent is answering another message in this conversation",
       hint: "Send the message again once the answer comes",
     }, next);
@@ -101,7 +101,7 @@ async function overContext(
   served: ServedAgent,
   thread: string,
   text: string,
-): Promise<{ code: string; message: string; hint?: string } | undefined> {
+): Promise<{ code: ErrorCode; message: string; hint?: string } | undefined> {
   const agent = served.turns.agent;
   try {
     checkMessageFits(text, {
@@ -114,7 +114,7 @@ async function overContext(
     log.info("Refused a message longer than the model's context", { agent: agent.id, conversation: thread });
     const sizes = /\(([^)]*)\)\s*$/.exec(err.message)?.[1];
     return {
-      code: "too_long",
+      code: "REFUSED",
       message: `the message is longer than the model's context${sizes ? ` (${sizes})` : ""}`,
       hint: err.hint,
     };

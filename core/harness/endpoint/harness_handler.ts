@@ -1,7 +1,7 @@
 import { logger } from "../../base/mod.ts";
 import { EndpointGuard, type EndpointHandler, PROOF_PATH } from "../../../connections/mod.ts";
 import type { Clock } from "../../base/mod.ts";
-import { AcpRequest, errorResponse } from "./acp_request.ts";
+import { AcpRequest, errorAnswer } from "./acp_request.ts";
 import { acpRoute } from "./acp_route.ts";
 import { BUSY_PATH, busyRoute } from "./busy_route.ts";
 import { RECOVER_ACK_PATH, RECOVER_PATH, recoverAckRoute, recoverRoute } from "./recover_route.ts";
@@ -28,8 +28,8 @@ export function harnessHandler(
     if (raw.method === "GET" && url.pathname === "/") return Response.json({ harness: "link", ok: true });
     const served = agentFor(agents, raw);
     if (!served) {
-      return errorResponse(403, {
-        code: "refused",
+      return errorAnswer(403, {
+        code: "REFUSED",
         message: "This endpoint does not answer for that agent",
       }, {});
     }
@@ -41,8 +41,8 @@ export function harnessHandler(
     if (!known) return new Response("Not found", { status: 404 });
     const proved = guard.verify(named, conn);
     if (!proved.ok) {
-      return errorResponse(401, {
-        code: "unproven",
+      return errorAnswer(401, {
+        code: "PROOF_FAILED",
         message: `The caller did not prove the agent's key: ${proved.reason}`,
       }, {});
     }
@@ -59,12 +59,12 @@ export function harnessHandler(
       }
       if (req.method !== "POST" || url.pathname !== "/acp") return new Response("Not found", { status: 404 });
       const rpc = AcpRequest.safeParse(await req.json().catch(() => undefined));
-      if (!rpc.success) return errorResponse(400, { code: "invalid", message: "Not an ACP request" }, next);
+      if (!rpc.success) return errorAnswer(400, { code: "INVALID", message: "Not an ACP request" }, next);
       return await acpRoute(served, rpc.data, req, next, hold);
     } catch (err) {
       log.error("Cannot answer a request", { agent: served.turns.agent.id, path: url.pathname, error: err });
-      return errorResponse(500, {
-        code: "failed",
+      return errorAnswer(500, {
+        code: "INTERNAL",
         message: `the harness failed: ${err instanceof Error ? err.message : err}`,
         hint: "Run `lnk agent logs` to see what the harness said",
       }, next);

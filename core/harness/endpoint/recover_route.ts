@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorResponse } from "./acp_request.ts";
+import { errorAnswer } from "./acp_request.ts";
 import type { ServedAgent } from "./served_agent.ts";
 
 /** The route where kept answers are handed over (TRN-5, U-14). */
@@ -59,7 +59,7 @@ export async function recoverAckRoute(
 ): Promise<Response> {
   const body = AckBody.safeParse(await req.json().catch(() => undefined));
   if (!body.success) {
-    return errorResponse(400, { code: "invalid", message: 'the body is not {"ids": [...]}' }, next);
+    return errorAnswer(400, { code: "INVALID", message: 'the body is not {"ids": [...]}' }, next);
   }
   const acked = await served.turns.agent.kept.ack(body.data.ids);
   return Response.json({ acked }, { headers: next });

@@ -1,4 +1,4 @@
-import type { AgentKey, Clock } from "../../base/mod.ts";
+import { type AgentKey, type Clock, errorResponse, LinkError } from "../../base/mod.ts";
 import {
   type EndpointConn,
   EndpointGuard,
@@ -62,9 +62,8 @@ export async function openHarnessEndpoint(options: HarnessEndpointOptions): Prom
     try {
       return await (await full.promise)(req, conn);
     } catch (err) {
-      return Response.json({
-        error: { code: "failed", message: `the harness failed: ${err instanceof Error ? err.message : err}` },
-      }, { status: 500 });
+      const why = err instanceof Error ? err.message : String(err);
+      return errorResponse(new LinkError("INTERNAL", `the harness failed: ${why}`));
     }
   };
   // Served connection by connection, so each challenge holds on the connection it was given on (BRG-2).
@@ -124,9 +123,7 @@ function answerProof(
     ? (named.length === 1 ? named[0] : undefined)
     : agents[0];
   if (!agent) {
-    return Response.json({
-      error: { code: "refused", message: "This endpoint does not answer for that agent" },
-    }, { status: 403 });
+    return errorResponse(new LinkError("REFUSED", "This endpoint does not answer for that agent"));
   }
   if (req.headers.get("link-agent-id") === agent.id) return guard.answerProof(req, conn);
   const headers = new Headers(req.headers);

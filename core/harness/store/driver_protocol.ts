@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../../base/mod.ts";
+import { ErrorWire, lazySchema } from "../../base/mod.ts";
 import { ConversationEvent, Lease } from "./contract.ts";
 
 /**
@@ -55,7 +55,6 @@ export const DriverReply = {
   renewed: z.looseObject({ ok: z.literal(true), renewed: z.boolean() }),
   tools: z.looseObject({ ok: z.literal(true), tools: z.array(z.string()).nullable() }),
   conversations: z.looseObject({ ok: z.literal(true), conversations: z.array(z.string()) }),
-  error: z.looseObject({
-    error: z.looseObject({ code: z.string(), message: z.string(), hint: z.string().optional() }),
-  }),
+  /** Link's one error shape; a driver Link does not control may add fields. */
+  error: ErrorWire,
 };

@@ -1,6 +1,14 @@
 import type { z } from "zod";
-import { type Clock, type ErrorCode, LinkError, SYSTEM_CLOCK } from "../../base/mod.ts";
-import { type DriverCall, DriverReply } from "./driver_protocol.ts";
+import {
+  type Clock,
+  type ErrorCode,
+  errorFromWire,
+  LinkError,
+  logger,
+  ROLE_LOGS_HINT,
+  SYSTEM_CLOCK,
+} from "../../base/mod.ts";
+import type { DriverCall } from "./driver_protocol.ts";
 import { describeCall, storeOverCalls } from "./driver_client.ts";
 import { type DriverCommand, DriverProcess } from "./_driver_process.ts";
 import type { OpenStore } from "./files_store.ts";
@@ -16,6 +24,8 @@ export interface ProgramStoreOptions extends DriverCommand {
   timeoutMs?: number;
   clock?: Clock;
 }
+
+const log = logger("store");
 
 /** Codes a driver's error keeps; any other becomes SERVICE_FAILED. */
 const KEPT_CODES: readonly ErrorCode[] = [
@@ -60,22 +70,21 @@ export function programStore(options: ProgramStoreOptions): OpenStore {
       answer.catch(() => {});
       const line = await Promise.race([answer, timedOut.then((late) => (late ? TIMED_OUT : never()))]);
       if (line === TIMED_OUT) {
+        // What it said goes to the log, never into the hint a person reads.
+        log.warn("A store driver did not answer in time", { driver: name, lastWords: proc.lastWords() });
         throw new LinkError(
           "TIMEOUT",
           `Cannot ${what}: store driver "${name}" did not answer within ${timeoutMs} ms`,
-          {
-            hint: `It was stopped. Check the database it uses; its last words:\n${proc.lastWords()}`,
-          },
+          { hint: "It was stopped. Check the database it uses, and `lnk agent logs` for what it said" },
         );
       }
       if (line === undefined) {
         const status = await proc.exited;
+        log.warn("A store driver exited without answering", { driver: name, lastWords: proc.lastWords() });
         throw new LinkError(
           "SERVICE_FAILED",
           `Cannot ${what}: store driver "${name}" exited with code ${status.code} without answering`,
-          {
-            hint: `Its last words:\n${proc.lastWords()}`,
-          },
+          { hint: ROLE_LOGS_HINT },
         );
       }
       const reply = readReply(line, schema, what, name);
@@ -126,16 +135,17 @@ function readReply<S extends z.ZodType>(line: string, schema: S, what: string, n
   } catch {
     value = undefined;
   }
-  const failed = DriverReply.error.safeParse(value);
-  if (failed.success) {
-    const { code, message, hint } = failed.data.error;
-    const kept = KEPT_CODES.find((c) => c === code) ?? "SERVICE_FAILED";
-    throw new LinkError(kept, message, hint === undefined ? {} : { hint });
+  const failed = errorFromWire(value);
+  if (failed) {
+    const kept = KEPT_CODES.find((c) => c === failed.code) ?? "SERVICE_FAILED";
+    throw new LinkError(kept, failed.message, failed.hint === undefined ? {} : { hint: failed.hint });
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  // What it answered goes to the log, never into the hint a person reads.
+  log.warn("A store driver answered off the protocol", { driver: name, answered: line.slice(0, 200) });
   throw new LinkError("SERVICE_FAILED", `Cannot ${what}: store driver "${name}" answered off the protocol`, {
-    hint: `It answered: ${line.slice(0, 200)}`,
+    hint: "See the log for what it answered, and check the driver speaks Link's store driver protocol",
     cause: result.error,
   });
 }

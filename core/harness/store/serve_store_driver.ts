@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LinkError, logger, TextLineReader, toLinkError } from "../../base/mod.ts";
+import { errorWire, LinkError, logger, TextLineReader } from "../../base/mod.ts";
 import type { ConversationStore } from "./contract.ts";
 import { DriverRequest } from "./driver_protocol.ts";
 
@@ -56,10 +56,7 @@ export async function answerStoreCall(
   try {
     return await dispatch(store, parseCall(line));
   } catch (err) {
-    const error = toLinkError(err);
-    return {
-      error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
-    };
+    return { ...errorWire(err) };
   }
 }
 

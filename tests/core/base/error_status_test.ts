@@ -26,7 +26,7 @@ Deno.test("errorStatus() answers the statuses Link's endpoints and control socke
 });
 
 Deno.test("errorCodeOfStatus() says REFUSED for another 4xx and SERVICE_FAILED for another 5xx", () => {
-  assert.deepEqual([418, 429, 501, 599].map(errorCodeOfStatus), [
+  assert.deepEqual([418, 422, 501, 599].map(errorCodeOfStatus), [
     "REFUSED",
     "REFUSED",
     "SERVICE_FAILED",
@@ -58,5 +58,5 @@ Deno.test("errorFromAnswer() reads the one shape's code, else its status's with 
     undefined,
   ]);
   const empty = errorFromAnswer(400, "");
-  assert.deepEqual([empty.code, empty.message], ["USAGE", "it answered 400"]);
+  assert.deepEqual([empty.code, empty.message], ["INVALID", "it answered 400"]);
 });

@@ -155,8 +155,9 @@ Deno.test("attack: a challenge the endpoint gave one door connection is refused 
   assert.equal(refused.status, 401);
   assert.deepEqual(JSON.parse(refused.body), {
     error: {
-      code: "unproven",
+      code: "PROOF_FAILED",
       message: "The caller did not prove the agent's key: the challenge was given on another connection",
+      hint: null,
     },
   });
   await first.write(provedRequest(challenge));

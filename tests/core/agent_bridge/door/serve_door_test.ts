@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LinkError } from "../../../../core/base/mod.ts";
+import { LinkError, makeProof, newAgentKey, newChallenge } from "../../../../core/base/mod.ts";
 import { FakeClock } from "../../../support/fake_clock.ts";
 import { type DoorActivity } from "../../../../core/agent_bridge/door/mod.ts";
 import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
@@ -138,22 +138,26 @@ Deno.test("serveDoor() relays bytes both ways and is busy only while an answer i
   assert.equal(targets, 1);
 });
 
-Deno.test("serveDoor() answers 503 with the reason when the agent cannot be woken", async () => {
+Deno.test("serveDoor() answers 503 with the error in Link's one shape, its code kept, when the agent cannot be woken", async () => {
   const log = new ActivityLog();
   await using door = serveDoor({
     port: 0,
     target: () =>
-      Promise.reject(new LinkError("SERVICE_FAILED", 'Cannot start agent "main": its harness exited')),
+      Promise.reject(
+        new LinkError("CONFIG_INVALID", 'Cannot start agent "main": its spec is broken', { hint: "Fix it" }),
+      ),
     onActivity: log.record,
   });
   const client = await Deno.connect({ hostname: "127.0.0.1", port: door.port });
   try {
     await write(client, GET);
     const answer = await readToEnd(client);
-    const body = 'Cannot start agent "main": its harness exited\n';
+    const body =
+      '{"error":{"code":"CONFIG_INVALID","message":"Cannot start agent \\"main\\": its spec is broken",' +
+      '"hint":"Fix it"}}\n';
     assert.equal(
       answer,
-      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n" +
         `Content-Length: ${encoder.encode(body).length}\r\nConnection: close\r\n\r\n${body}`,
     );
   } finally {
@@ -174,12 +178,49 @@ Deno.test("serveDoor() answers 503 only once the request came, so an HTTP client
     // Nothing is answered before the request: the wake failed at the connection, the answer waits.
     await write(client, GET.slice(0, 10));
     await write(client, GET.slice(10));
-    assert.match(await readToEnd(client), /^HTTP\/1.1 503 Service Unavailable\r\n[^]*it has no key bound\n$/);
+    assert.match(
+      await readToEnd(client),
+      /^HTTP\/1.1 503 Service Unavailable\r\n[^]*it has no key bound","hint":null}}\n$/,
+    );
   } finally {
     client.close();
   }
   const res = await fetch(`http://127.0.0.1:${door.port}/_link/proof`);
-  assert.deepEqual([res.status, await res.text()], [503, 'Cannot wake agent "main": it has no key bound\n']);
+  assert.deepEqual([res.status, res.headers.get("link-proof"), await res.json()], [503, null, {
+    error: { code: "SERVICE_FAILED", message: 'Cannot wake agent "main": it has no key bound', hint: null },
+  }]);
+});
+
+Deno.test("attack: the door's 503 proves the agent's key only to a proof request for its own agent, so a squatter's 503 cannot pass for it", async () => {
+  const key = newAgentKey();
+  const agentId = "agentdoor1";
+  await using door = serveDoor({
+    port: 0,
+    target: () =>
+      Promise.reject(new LinkError("AGENT_NOT_RUNNING", 'Cannot wake agent "main": it has no key bound')),
+    prover: { agentId, key },
+  });
+  const ask = async (path: string, headers: Record<string, string>) => {
+    const res = await fetch(`http://127.0.0.1:${door.port}${path}`, { headers });
+    await res.body?.cancel();
+    return [res.status, res.headers.get("link-proof")];
+  };
+  const challenge = newChallenge();
+  const proof = makeProof(key, "link-endpoint-v1", challenge, agentId);
+  // Its own agent's proof request: the proof the harness would give, so Link's client trusts the 503.
+  assert.deepEqual(await ask("/_link/proof", { "Link-Challenge": challenge, "Link-Agent-Id": agentId }), [
+    503,
+    proof,
+  ]);
+  // Anything else: no proof, so no one can borrow the door to prove a body of its own.
+  for (
+    const [path, headers] of [
+      ["/_link/proof", { "Link-Challenge": challenge, "Link-Agent-Id": "someoneelse" }],
+      ["/_link/proof", { "Link-Challenge": "abc", "Link-Agent-Id": agentId }],
+      ["/_link/proof", { "Link-Agent-Id": agentId }],
+      ["/acp", { "Link-Challenge": challenge, "Link-Agent-Id": agentId }],
+    ] as const
+  ) assert.deepEqual(await ask(path, headers), [503, null], `${path} ${JSON.stringify(headers)}`);
 });
 
 Deno.test("serveDoor() answers fetch through the agent's socket, waking it per connection", async () => {

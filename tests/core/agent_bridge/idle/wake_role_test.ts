@@ -111,21 +111,50 @@ Deno.test("a harness that died is seen at the next message, which starts the age
   assert.notEqual(running.services.agent.pid, agentPid);
 });
 
-Deno.test("a wake that fails answers 503 with the reason the agent gave, and the door stays open", async () => {
+Deno.test("a wake that fails answers 503 with the error the agent gave, its code kept to Link's client, and the door stays open", async () => {
   await using home = await tempHome();
   const id = await createAgent(home, "2s");
   const started = await runJson<Status>(["agent", "start"], home);
   await waitForLog(serviceLog(home, "bridge", id), asleep);
+  const key = decodeKey(await Deno.readTextFile(home.paths.keyFile(id)));
   await Deno.remove(home.paths.keyFile(id)); // the agent cannot run without its key
   const res = await fetch(`http://127.0.0.1:${started.ports.endpoint}/_link/proof`);
-  assert.deepEqual(
-    { status: res.status, body: await res.text() },
-    { status: 503, body: 'Cannot wake agent "work": Cannot run agent "work": it has no key bound\n' },
-  );
+  const error = {
+    code: "AGENT_NOT_RUNNING",
+    message: 'Cannot wake agent "work": Cannot run agent "work": it has no key bound',
+    hint: "Start it with `lnk agent start`",
+  };
+  assert.deepEqual({ status: res.status, body: await res.json() }, { status: 503, body: { error } });
+  // Link's client proves the door's 503 came from the agent's own door, and says its error as it is.
+  const caller = { agentId: id, agentName: "work", key };
+  const err = await openEndpoint({ port: started.ports.endpoint }, caller).then(() => undefined, (e) => e);
+  assert.deepEqual({ code: err?.code, message: err?.message, hint: err?.hint }, error);
   const status = await runJson<Status>(["agent", "status"], home);
   assert.deepEqual({ state: status.state, bridge: status.services.bridge }, {
     state: "asleep",
     bridge: started.services.bridge,
+  });
+});
+
+Deno.test("lnk agent start --json keeps the code of the error the bridge failed with, through its error line (never its log)", async () => {
+  await using home = await tempHome();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${closed.addr.port}/v1`;
+  closed.close(); // the bridge's start of the harness fails CONFIG_INVALID, two processes down
+  await runJson(["agent", "create", "work", "--harness", "link", "--model-url", url], home);
+  const result = await runCli(["agent", "start", "--json"], home);
+  result.stderr = result.stderr.replace(/^(Moved agent "work" to ports .*\n)+/, "");
+  assert.deepEqual({ ...result, stdout: JSON.parse(result.stdout) }, {
+    code: 1,
+    stdout: {
+      error: {
+        code: "CONFIG_INVALID",
+        message: `Cannot start agent "work": Cannot wake agent "work": Cannot pick a model at "${url}": ` +
+          "none is named and none is listed there",
+        hint: "Name the model with --model",
+      },
+    },
+    stderr: "",
   });
 });
 

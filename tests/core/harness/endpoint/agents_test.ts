@@ -78,7 +78,9 @@ Deno.test("a request naming no agent is answered as the process's own, the first
     });
     assert.deepEqual({ status: named.status, body: JSON.parse(await readText(named.body)) }, {
       status: 403,
-      body: { error: { code: "refused", message: "This endpoint does not answer for that agent" } },
+      body: {
+        error: { code: "REFUSED", message: "This endpoint does not answer for that agent", hint: null },
+      },
     });
   } finally {
     http.close();

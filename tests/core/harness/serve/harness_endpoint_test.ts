@@ -62,7 +62,9 @@ Deno.test("openHarnessEndpoint() answers a call held for agents that could not b
     const res = await held;
     assert.deepEqual({ status: res.status, body: JSON.parse(res.text) }, {
       status: 500,
-      body: { error: { code: "failed", message: "the harness failed: its store cannot be opened" } },
+      body: {
+        error: { code: "INTERNAL", message: "the harness failed: its store cannot be opened", hint: null },
+      },
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -109,9 +111,10 @@ Deno.test("attack: Link Harness's endpoint refuses a challenge handed out on ano
         status: 401,
         body: {
           error: {
-            code: "unproven",
+            code: "PROOF_FAILED",
             message:
               "The caller did not prove the agent's key: the challenge was given on another connection",
+            hint: null,
           },
         },
       });

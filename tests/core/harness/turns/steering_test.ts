@@ -147,7 +147,7 @@ Deno.test('[turns] busy = "refuse": a message mid-turn is refused and never writ
   await first.taken;
   const refused = await prompt(two, "two");
   assert.ok(refused.result.kind === "error");
-  assert.equal((refused.result.error as { code?: string }).code, "REFUSED");
+  assert.equal((refused.result.error as { code?: string }).code, "AGENT_BUSY");
   assert.match(String((refused.result.error as Error).message), /answering another message/);
   first.release();
   assert.equal((await answering).text, "Answer one.");
