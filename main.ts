@@ -13,7 +13,7 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "agent bridge": async () => (await import("./core/agent_bridge/mod.ts")).runAgentBridgeRole,
   "agent bridges": async () => (await import("./core/shared_bridge/mod.ts")).runSharedBridgeRole,
   "scheduler runner": async () => (await import("./core/scheduler/mod.ts")).runRunnerRole,
-  "harness mini": async () => (await import("./core/adapters/mod.ts")).runMiniHarnessRole,
+  "harness mini": async () => (await import("./core/adapters/mini/mod.ts")).runMiniHarnessRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,

@@ -41,7 +41,8 @@ export function grantCommand(mode: "allow" | "deny"): Command {
       if (Object.keys(given).length === 0) {
         throw new LinkError("USAGE", `Cannot ${verb}: no grant was named`, { hint: `Usage: ${this.usage}` });
       }
-      const { grants, resolveAgent } = await import("../../core/agent/mod.ts");
+      const { resolveAgent } = await import("../../core/agent/mod.ts");
+      const grants = await import("../../core/agent/grants/mod.ts");
       const ctx = await contextOf(io);
       const agent = await resolveAgent(ctx, flags.string("agent"));
       const changed = await grants.changeGrants(ctx, agent, given, mode);

@@ -1,4 +1,4 @@
-import type { grants } from "../../core/agent/mod.ts";
+import type * as grants from "../../core/agent/grants/mod.ts";
 import type { SandboxSpec, TomlValue } from "../../sandbox/mod.ts";
 import { table } from "../table.ts";
 

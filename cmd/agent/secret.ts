@@ -20,7 +20,8 @@ export const secret: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
-    const { grants, resolveAgent } = await import("../../core/agent/mod.ts");
+    const { resolveAgent } = await import("../../core/agent/mod.ts");
+    const grants = await import("../../core/agent/grants/mod.ts");
     const ctx = await contextOf(io);
     let agent = await resolveAgent(ctx, flags.string("agent"));
     if (choice) agent = await grants.setKeyWiring(ctx.paths, agent, choice === "wire");

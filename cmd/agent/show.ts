@@ -9,9 +9,8 @@ export const show: Command = {
   examples: ["lnk agent show", "lnk agent show --agent work --permissions"],
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json", "permissions"] }, this.usage);
-    const { agentStatus, grants, layoutOf, loadAgentConfig, resolveAgent } = await import(
-      "../../core/agent/mod.ts"
-    );
+    const { agentStatus, layoutOf, loadAgentConfig, resolveAgent } = await import("../../core/agent/mod.ts");
+    const grants = await import("../../core/agent/grants/mod.ts");
     const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     if (flags.bool("permissions")) {

@@ -28,7 +28,8 @@ export const start: Command = {
       throw new LinkError("USAGE", "Cannot start with both --sandbox and --no-sandbox", { hint: "Pick one" });
     }
     const sandbox = flags.bool("no-sandbox") ? false : flags.bool("sandbox") ? true : undefined;
-    const { resolveAgent, startAgent } = await import("../../core/agent/mod.ts");
+    const { resolveAgent } = await import("../../core/agent/mod.ts");
+    const { startAgent } = await import("../../core/agent/launch/mod.ts");
     const { runWithInput } = await import("../../sandbox/mod.ts");
     const ctx = await contextOf(io);
     const foreground = flags.bool("foreground") ? io.signal : undefined;

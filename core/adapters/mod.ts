@@ -1,8 +1,7 @@
 /**
- * Harnesses and their adapters: what Link knows of each, the contract, the mini harness.
+ * Harnesses and their adapters: what Link knows of each. The mini harness, the contract's
+ * reference, is its own folder (`mini/`), so what knows harnesses by name loads no endpoint.
  * @module
  */
 /** The harnesses Link knows by name, and the default. */
 export { DEFAULT_HARNESS, KNOWN, type KnownHarness } from "./known.ts";
-/** The mini harness, the contract's reference, and how a harness is handed its agents. */
-export { HarnessInput, miniHarnessHandler, runMiniHarnessRole } from "./mini_harness.ts";

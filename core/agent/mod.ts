@@ -38,7 +38,6 @@ export { findAgent, listAgents, resolveAgent } from "./agents.ts";
 export { createAgent, type CreateAgentOptions, portsOf } from "./create_agent.ts";
 export { listRemoved, removeAgent, type RemoveFiles, type RemoveResult } from "./remove_agent.ts";
 export { restoreAgent } from "./restore_agent.ts";
-export { startAgent, type StartAgentOptions, type StartResult } from "./start_agent.ts";
 export { stopAgent } from "./stop_agent.ts";
 export { type AgentState, type AgentStatus, agentStatus } from "./agent_status.ts";
 export { agentLogs, type LogLine, type LogSource } from "./agent_logs.ts";
@@ -48,8 +47,6 @@ export { type AgentChange, holdAgentLock } from "./agent_lock.ts";
 export { secureAgentFolders } from "./secure_folders.ts";
 /** The system's programs Link runs (bubblewrap, util-linux's), and whether the PATH has them. */
 export { missingTools, onPath, requireTools, SYSTEM_TOOLS, type SystemTool } from "./system_tools.ts";
-/** What a start says of an agent with no model to call. */
-export { modelNote } from "./model_note.ts";
 /** Services. */
 export * as services from "./services/mod.ts";
 export { serviceFor } from "./service_plan.ts";
@@ -66,5 +63,3 @@ export { sandboxIdentity, sharedHolder } from "./sandbox_uid.ts";
 export { roleAgentId } from "./role_flags.ts";
 /** How an agent stands with the processes it shares: the shared bridge and its owner's shared harness. */
 export * as sharing from "./sharing/mod.ts";
-/** Grants in use: allow/deny, the harness's policy, model key wiring, harness run and check. */
-export * as grants from "./grants/mod.ts";

@@ -1,14 +1,9 @@
 import { LinkError, TextLineReader } from "../base/mod.ts";
-import {
-  type AgentContext,
-  createAgent,
-  listAgents,
-  missingTools,
-  startAgent,
-  type StartAgentOptions,
-  type StartResult,
-} from "../agent/mod.ts";
+import { type AgentContext, createAgent, listAgents, missingTools } from "../agent/mod.ts";
 import { type InstallPlan, planInstall } from "./install_plan.ts";
+import { startAgent } from "../agent/launch/mod.ts";
+import { type StartAgentOptions } from "../agent/launch/mod.ts";
+import { type StartResult } from "../agent/launch/mod.ts";
 
 /** How `lnk setup` may ask and act. */
 export interface SetUpOptions {

@@ -16,7 +16,8 @@ export const check: Command = {
     "table and exits 1 if any check fails; --json prints the rows. The running agent is not touched.",
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
-    const { grants, resolveAgent } = await import("../../../core/agent/mod.ts");
+    const { resolveAgent } = await import("../../../core/agent/mod.ts");
+    const grants = await import("../../../core/agent/grants/mod.ts");
     const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     const result = await grants.harnessCheck(ctx, agent, { signal: io.signal });

@@ -8,7 +8,7 @@ export const probe: Command = {
   hidden: true,
   async run(argv, io) {
     parseFlags(argv, { boolean: ["json"] }, this.usage);
-    const { grants } = await import("../../../core/agent/mod.ts");
+    const grants = await import("../../../core/agent/grants/mod.ts");
     const probes = grants.ProbeList.parse(JSON.parse((await io.readLine()) ?? "[]"));
     io.print(await grants.runProbes(probes, { env: io.env.toObject() }));
   },

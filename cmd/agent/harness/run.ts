@@ -21,7 +21,8 @@ export const run: Command = {
         hint: `Usage: ${this.usage}`,
       });
     }
-    const { grants, resolveAgent } = await import("../../../core/agent/mod.ts");
+    const { resolveAgent } = await import("../../../core/agent/mod.ts");
+    const grants = await import("../../../core/agent/grants/mod.ts");
     const ctx = await contextOf(io);
     const agent = await resolveAgent(ctx, flags.string("agent"));
     const env: Record<string, string> = {};

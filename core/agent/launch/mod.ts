@@ -42,3 +42,7 @@ export { callShared, launchOnSharedHarness } from "./shared_harness_launch.ts";
 export { sharedRefusal } from "./shared_eligible.ts";
 /** Loading the harness's modules into Deno's code cache before a wake. */
 export { warmHarnessCode } from "./warm_harness.ts";
+/** Starts an agent: its checks, ports, key, then its bridge, or the shared bridge, or the terminal. */
+export { startAgent, type StartAgentOptions, type StartResult } from "./start_agent.ts";
+/** What a start says of an agent with no model to call. */
+export { modelNote } from "./model_note.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { grants, loadSettings } from "../../../core/agent/mod.ts";
+import { loadSettings } from "../../../core/agent/mod.ts";
+import * as grants from "../../../core/agent/grants/mod.ts";
 import { runCli, runJson, runLnk, tempHome } from "../../support/mod.ts";
 import { sandboxTest } from "../../sandbox/_support.ts";
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { grants, layoutOf, loadAgentConfig } from "../../../../core/agent/mod.ts";
+import { layoutOf, loadAgentConfig } from "../../../../core/agent/mod.ts";
+import * as grants from "../../../../core/agent/grants/mod.ts";
 import { applyGrants, DEFAULT_SANDBOX_TOML, GRANT_FLAGS, parseSandboxSpec } from "../../../../sandbox/mod.ts";
 import { runJson, tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent } from "./_support.ts";

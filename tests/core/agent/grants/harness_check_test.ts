@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bindKey, grants, updateSettings } from "../../../../core/agent/mod.ts";
+import { bindKey, updateSettings } from "../../../../core/agent/mod.ts";
+import * as grants from "../../../../core/agent/grants/mod.ts";
 import { runsAsRoot, SANDBOX_UIDS } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent, NO_NETWORK, RELAY_LAUNCHER, sandboxTest } from "./_support.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { grants } from "../../../../core/agent/mod.ts";
+import * as grants from "../../../../core/agent/grants/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent } from "./_support.ts";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { grants, updateSettings } from "../../../../core/agent/mod.ts";
+import { updateSettings } from "../../../../core/agent/mod.ts";
+import * as grants from "../../../../core/agent/grants/mod.ts";
 import { Secret } from "../../../../core/base/mod.ts";
 import { type ByteConn, serveProxy } from "../../../../proxy/mod.ts";
 import { INSIDE_PROXY_PORT } from "../../../../sandbox/mod.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { grants, loadSettings, updateSettings } from "../../../../core/agent/mod.ts";
+import { loadSettings, updateSettings } from "../../../../core/agent/mod.ts";
+import * as grants from "../../../../core/agent/grants/mod.ts";
 import { ProxyKeyInput } from "../../../../proxy/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { newAgent } from "./_support.ts";

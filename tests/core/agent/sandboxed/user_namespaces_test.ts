@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { agentContext, agentStatus, bindKey, loadSettings, startAgent } from "../../../../core/agent/mod.ts";
+import { agentContext, agentStatus, bindKey, loadSettings } from "../../../../core/agent/mod.ts";
 import { runAgentRole } from "../../../../core/agent_run/run_agent_run_role.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { type TempHome, tempHome } from "../../../support/mod.ts";
 import { createAgent } from "./_support.ts";
+import { startAgent } from "../../../../core/agent/launch/mod.ts";
 
 /** A /proc whose user namespaces are turned off (user.max_user_namespaces = 0). */
 async function blockedProc(home: TempHome): Promise<string> {

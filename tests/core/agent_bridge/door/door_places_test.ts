@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { encodeKey, makeProof, newAgentKey, newChallenge } from "../../../../core/base/mod.ts";
 import { type EndpointHandler, serveEndpoint } from "../../../../connections/mod.ts";
-import { miniHarnessHandler } from "../../../../core/adapters/mod.ts";
+import { miniHarnessHandler } from "../../../../core/adapters/mini/mod.ts";
 import { FakeClock } from "../../../support/fake_clock.ts";
 import { OtherUserClient, otherUsersUnavailable } from "../../../link_bridge/other_user.ts";
 import { RawClient } from "../../../link_bridge/raw_client.ts";

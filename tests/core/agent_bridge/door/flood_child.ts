@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { encodeKey, newAgentKey, readFdLimit, Secret, setFdLimit } from "../../../../core/base/mod.ts";
 import { serveEndpoint } from "../../../../connections/mod.ts";
-import { miniHarnessHandler } from "../../../../core/adapters/mod.ts";
+import { miniHarnessHandler } from "../../../../core/adapters/mini/mod.ts";
 import { serveProxy } from "../../../../proxy/mod.ts";
 import { serveDemoBridge } from "../../../link_bridge/demo_bridge.ts";
 import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type AgentKey, encodeKey, newAgentKey } from "../../../../core/base/mod.ts";
-import { miniHarnessHandler } from "../../../../core/adapters/mod.ts";
+import { miniHarnessHandler } from "../../../../core/adapters/mini/mod.ts";
 import {
   type AgentDoor,
   askHarnessBusy,

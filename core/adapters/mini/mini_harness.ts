@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { announceReady, decodeKey, errorResponse, LinkError, logger, readStdinLine } from "../base/mod.ts";
-import { EndpointGuard, type EndpointHandler, PROOF_PATH, serveEndpoint } from "../../connections/mod.ts";
+import { announceReady, decodeKey, errorResponse, LinkError, logger, readStdinLine } from "../../base/mod.ts";
+import { EndpointGuard, type EndpointHandler, PROOF_PATH, serveEndpoint } from "../../../connections/mod.ts";
 
 const log = logger("mini");
 

@@ -5,30 +5,30 @@ import {
   RoleExited,
   type RoleProcess,
   spawnRole,
-} from "../base/mod.ts";
-import { KNOWN } from "../adapters/mod.ts";
-import { findPlugin } from "../plugins/mod.ts";
-import { loadAgentConfig } from "./agent_config.ts";
-import { holdAgentLock } from "./agent_lock.ts";
-import { type AgentStatus, agentStatus } from "./agent_status.ts";
-import type { AgentContext } from "./context.ts";
-import { bindKey, unbindKey } from "./keyring.ts";
-import { loadMachine, type Machine } from "./machine.ts";
+} from "../../base/mod.ts";
+import { KNOWN } from "../../adapters/mod.ts";
+import { findPlugin } from "../../plugins/mod.ts";
+import { loadAgentConfig } from "../agent_config.ts";
+import { holdAgentLock } from "../agent_lock.ts";
+import { type AgentStatus, agentStatus } from "../agent_status.ts";
+import type { AgentContext } from "../context.ts";
+import { bindKey, unbindKey } from "../keyring.ts";
+import { loadMachine, type Machine } from "../machine.ts";
 import { modelNote } from "./model_note.ts";
-import { freePorts, moveBlock } from "./move_block.ts";
-import { secureAgentFolders } from "./secure_folders.ts";
-import { serviceFor } from "./service_plan.ts";
-import { type AgentSettings, loadSettings, updateSettings } from "./settings.ts";
-import { requireTools } from "./system_tools.ts";
-import { pickBackend, type ServiceDefinition, serviceNames } from "./services/mod.ts";
-import { serviceFailure } from "./service_failure.ts";
-import { startOnSharedBridge, stayOnSharedBridge } from "./sharing/mod.ts";
+import { freePorts, moveBlock } from "../move_block.ts";
+import { secureAgentFolders } from "../secure_folders.ts";
+import { serviceFor } from "../service_plan.ts";
+import { type AgentSettings, loadSettings, updateSettings } from "../settings.ts";
+import { requireTools } from "../system_tools.ts";
+import { pickBackend, type ServiceDefinition, serviceNames } from "../services/mod.ts";
+import { serviceFailure } from "../service_failure.ts";
+import { startOnSharedBridge, stayOnSharedBridge } from "../sharing/mod.ts";
 import {
   checkUserNamespaces,
   offerBwrapProfile,
   type ProfileConsent,
   requireUserNamespaces,
-} from "../../sandbox/mod.ts";
+} from "../../../sandbox/mod.ts";
 
 /** What `lnk agent start` may say besides the agent. */
 export interface StartAgentOptions {

@@ -1,8 +1,8 @@
-import { KNOWN } from "../adapters/mod.ts";
-import { PROVIDERS } from "../harness/model/mod.ts";
-import type { AgentContext } from "./context.ts";
-import { modelWiring, WIRED_BY_DEFAULT } from "./grants/mod.ts";
-import type { AgentSettings } from "./settings.ts";
+import { KNOWN } from "../../adapters/mod.ts";
+import { PROVIDERS } from "../../harness/model/mod.ts";
+import type { AgentContext } from "../context.ts";
+import { modelWiring, WIRED_BY_DEFAULT } from "../grants/mod.ts";
+import type { AgentSettings } from "../settings.ts";
 
 /**
  * What a start says when the agent has no model to call: a hosted provider's model with no key
