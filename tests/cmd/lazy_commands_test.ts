@@ -25,3 +25,20 @@ Deno.test("the command tree loads cmd/ and core/base/ alone: each command's modu
   const outside = [...reached.keys()].filter((name) => !TREE_MAY_LOAD.some(([rule]) => rule.test(name)));
   assert.deepEqual(outside.map((name) => importChain(reached, name)), []);
 });
+
+Deno.test("lnk agent list loads agents as data alone: no sandbox, proxy, connection, HTTP or harness module", async () => {
+  const graph = await readModuleGraph(MAIN);
+  // The tree, then what `list` loads when it runs (its dynamic imports), and nothing else's.
+  const reached = reachedFrom(
+    graph,
+    ["main.ts"],
+    (from, i) =>
+      (from === "main.ts" && i.to === "cmd/mod.ts") || from === "cmd/agent/list.ts" ||
+      from === "cmd/context.ts",
+  );
+  assert.ok(reached.has("core/agent/agent_status.ts"), "the walk did not reach what list runs");
+  const heavy = /^(sandbox|proxy|connections|http1|link_bridge|core\/harness|core\/agent\/(launch|grants))\//;
+  // The grant flags' names are the tree's (see above): a file of no imports.
+  const loaded = [...reached.keys()].filter((name) => heavy.test(name) && name !== "sandbox/grant_flags.ts");
+  assert.deepEqual(loaded.map((name) => importChain(reached, name)), []);
+});
