@@ -3,7 +3,7 @@ import { agentContext } from "../agent/mod.ts";
 import { LINGER_MS } from "../base/mod.ts";
 import { serveBridgesControl } from "./serve_bridges_control.ts";
 import { SharedBridge } from "./shared_bridge.ts";
-import { sharedBridgeSocketPath } from "../agent/sharing/shared_bridge_service.ts";
+import { sharedBridgeSocketPath } from "../agent/sharing/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 
 const log = logger("bridges");

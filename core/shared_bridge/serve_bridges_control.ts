@@ -1,8 +1,7 @@
 import { errorResponse, LinkError, type LinkPaths, logger } from "../base/mod.ts";
 import { socketAnswers } from "../agent/mod.ts";
-import { SyncRequest } from "../agent/sharing/bridges_answer.ts";
 import type { SharedBridge } from "./shared_bridge.ts";
-import { sharedBridgeSocketPath } from "../agent/sharing/shared_bridge_service.ts";
+import { sharedBridgeSocketPath, SyncRequest } from "../agent/sharing/mod.ts";
 
 const log = logger("bridges");
 

@@ -3,11 +3,12 @@ import { RunnerPool } from "../scheduler/mod.ts";
 import { sendSocketPath } from "../agent/mod.ts";
 import {
   type BridgesError,
+  bridgesFilePath,
   type BridgesSnapshot,
   type CarriedState,
+  readBridgesFile,
   type SyncAnswer,
-} from "../agent/sharing/bridges_answer.ts";
-import { bridgesFilePath, readBridgesFile } from "../agent/sharing/bridges_file.ts";
+} from "../agent/sharing/mod.ts";
 import { AgentsWatch } from "./agents_watch.ts";
 import { type CarriedAgent, carryAgent, type CarryOptions } from "./carried_agent.ts";
 import { Linger, LINGER_MS } from "../base/mod.ts";

@@ -4,7 +4,7 @@ import { HostJoin } from "../harness/serve/host_protocol.ts";
 import { agentContext } from "../agent/mod.ts";
 import { LINGER_MS } from "../base/mod.ts";
 import { SharedHarness } from "./shared_harness.ts";
-import { sharedHarnessSocketPath } from "../agent/sharing/shared_harness_service.ts";
+import { sharedHarnessSocketPath } from "../agent/sharing/mod.ts";
 
 const log = logger("harness");
 
