@@ -6,6 +6,8 @@ const FinalError = z.looseObject({
   level: z.literal("error"),
   msg: z.string(),
   code: z.string(),
+  /** A line a sandboxed program wrote (ProgramOutput) is never Link's final error. */
+  from: z.undefined().optional(),
 });
 
 /**
