@@ -15,7 +15,7 @@ import {
   PRELUDE,
   runPlan,
   sandboxTest,
-} from "./_support.ts";
+} from "../support/sandbox.ts";
 
 const READ_HOME = { spec: '[paths]\nread = ["~"]\n' };
 const DEFAULT_FILES = '[files]\n"." = "write"\ninstructions = "read"\nskills = "read"\nchats = "read"\n';

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfinedSpawner, type SpawnedChild } from "../../sandbox/mod.ts";
-import { agentFixture, LINK_HARNESS, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
+import { agentFixture, LINK_HARNESS, PRELUDE, runPlan, sandboxTest } from "../support/sandbox.ts";
 
 /** Why Landlock cannot confine here, or undefined when it can. */
 const NO_LANDLOCK: string | undefined = await (async () => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { TextLineReader } from "../../core/base/mod.ts";
-import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
+import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "../support/sandbox.ts";
 
 const WRITE_PROJ = '[paths]\nwrite = ["~/proj"]\n';
 

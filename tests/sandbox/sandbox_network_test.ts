@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { serveRelay } from "../../sandbox/mod.ts";
-import { agentFixture, echoServer, runPlan, sandboxTest, TALK } from "./_support.ts";
+import { agentFixture, echoServer, runPlan, sandboxTest, TALK } from "../support/sandbox.ts";
 
 sandboxTest("sandbox: no route to the internet, 1.1.1.1:443 fails (SBX-7)", async () => {
   await using fx = await agentFixture();

@@ -9,7 +9,7 @@ import { readKey } from "../../../../core/agent/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
 import type { FakeModel, FakeModelRequest } from "../../../fakes/fake_model.ts";
 import { runJson, type TempHome } from "../../../support/mod.ts";
-import { NO_BWRAP } from "../../../sandbox/_support.ts";
+import { NO_BWRAP } from "../../../support/sandbox.ts";
 import { logEntries, type LogEntry, serviceLog } from "../../agent_bridge/idle/_service_log.ts";
 
 /** A test needing a real sandbox: ignored, never passed, where bubblewrap cannot run. */
