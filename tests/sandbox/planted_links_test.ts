@@ -137,7 +137,7 @@ sandboxTest(
       args: [
         "run",
         "-A",
-        new URL("./_swap_entry.ts", import.meta.url).pathname,
+        new URL("./_swap_child.ts", import.meta.url).pathname,
         join(fx.home, "proj"),
         "docs",
         "link",

@@ -75,7 +75,7 @@ sandboxTest("sandbox: network mode host gives the network as it is (SBX-9)", asy
 sandboxTest("runSandboxed() passes no inherited descriptor, to the program or its pid 1", async () => {
   const home = await Deno.makeTempDir({ prefix: "lnk-fd-" });
   try {
-    const entry = fileURLToPath(new URL("./_fd_entry.ts", import.meta.url));
+    const entry = fileURLToPath(new URL("./_fd_child.ts", import.meta.url));
     const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
     const out = await new Deno.Command("bash", {
       args: [
