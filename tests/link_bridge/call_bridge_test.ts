@@ -11,8 +11,8 @@ import {
   serveBridge,
 } from "../../link_bridge/mod.ts";
 import { proofLineFor, type Rig, startRig } from "./conformance_kit.ts";
-import { serveDemoBridge } from "./demo_bridge.ts";
-import { RawClient } from "./raw_client.ts";
+import { serveDemoBridge } from "../support/demo_bridge.ts";
+import { RawClient } from "../support/raw_client.ts";
 import { FakeClock } from "../support/fake_clock.ts";
 
 function startWith(handle: BridgeHandler): Promise<Rig> {

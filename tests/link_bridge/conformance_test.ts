@@ -4,7 +4,7 @@
  */
 import type { BridgeUnderTest } from "./conformance_kit.ts";
 import { runBridgeConformance } from "./bridge_conformance.ts";
-import { serveDemoBridge } from "./demo_bridge.ts";
+import { serveDemoBridge } from "../support/demo_bridge.ts";
 import { serveStoreBridge } from "../../core/agent_bridge/mod.ts";
 import { STORE_BRIDGE_CAP } from "../../core/agent_bridge/mod.ts";
 import { SEND_ACTION } from "../../core/agent_bridge/mod.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { otherUsersUnavailable } from "../link_bridge/other_user.ts";
+import { otherUsersUnavailable } from "../support/other_user.ts";
 import { NO_BWRAP } from "../support/sandbox.ts";
 
 /** An ordinary uid, outside Link's range and no system user. */

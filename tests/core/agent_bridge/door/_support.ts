@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
-import { type AgentKey, decodeKey, makeProof, newChallenge } from "../../core/base/mod.ts";
+import { type AgentKey, decodeKey, makeProof, newChallenge } from "../../../../core/base/mod.ts";
 
-const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-const CHILD = fileURLToPath(new URL("../core/agent_bridge/door/flood_child.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+const CHILD = fileURLToPath(new URL("./_flood_child.ts", import.meta.url));
 
-/** What flood_child.ts serves, in a process of its own. */
+/** What _flood_child.ts serves, in a process of its own. */
 export interface FloodTarget extends AsyncDisposable {
   door: number;
   bridge: number;
@@ -21,7 +21,7 @@ export interface FloodTarget extends AsyncDisposable {
 }
 
 /**
- * Starts flood_child.ts; with `headroom`, its descriptor limit is that many above what it holds
+ * Starts _flood_child.ts; with `headroom`, its descriptor limit is that many above what it holds
  * serving; with `soft`, it is that.
  */
 export async function startFloodTarget(
@@ -42,7 +42,7 @@ export async function startFloodTarget(
   ]();
   const log = new LogWatch(child.stderr);
   const first = await lines.next();
-  if (first.done) throw new Error("flood_child.ts ended before its ready line");
+  if (first.done) throw new Error("_flood_child.ts ended before its ready line");
   const ready = JSON.parse(first.value);
   const stdin = child.stdin.getWriter();
   return {
