@@ -10,7 +10,7 @@ import {
   openBridge,
   serveBridge,
 } from "../../link_bridge/mod.ts";
-import { proofLineFor, type Rig, startRig } from "./conformance_kit.ts";
+import { proofLineFor, type Rig, startRig } from "./_support.ts";
 import { serveDemoBridge } from "../support/demo_bridge.ts";
 import { RawClient } from "../support/raw_client.ts";
 import { FakeClock } from "../support/fake_clock.ts";

@@ -9,7 +9,7 @@ import {
   proofLineFor,
   provenCall,
   startRig,
-} from "./conformance_kit.ts";
+} from "./_support.ts";
 import { OtherUserClient, otherUsersUnavailable } from "../support/other_user.ts";
 import { RawClient } from "../support/raw_client.ts";
 
