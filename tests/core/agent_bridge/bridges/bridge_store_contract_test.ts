@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { driverCommand } from "../../harness/store/driver_command.ts";
 import { storeContractTests } from "../../harness/store/store_contract.ts";
-import { startStoreRig } from "./store_rig.ts";
+import { startStoreRig } from "./_support.ts";
 
 storeContractTests(
   "bridgeStore() over a store bridge, SQLite driver",

@@ -9,7 +9,7 @@ import { sqliteStorePath } from "../../../../core/agent_bridge/mod.ts";
 import { serveStoreBridge } from "../../../../core/agent_bridge/mod.ts";
 
 const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
-const INSIDE = fileURLToPath(new URL("./_inside_store_call.ts", import.meta.url));
+const INSIDE = fileURLToPath(new URL("./_store_call_child.ts", import.meta.url));
 
 sandboxTest(
   "the harness in its sandbox appends through the store bridge; the driver runs outside and its credential stays there (TRN-14)",
