@@ -50,7 +50,7 @@ export function bridgesLog(home: TempHome): string {
 }
 
 /** Waiting on a service's log, as the idle tests do. */
-export { type LogEntry, waitForLog } from "../agent_bridge/idle/_service_log.ts";
+export { type LogEntry, waitForLog } from "../../support/service_log.ts";
 
 /** The agent's bound key. */
 export async function keyOf(home: TempHome, id: string): Promise<AgentKey> {

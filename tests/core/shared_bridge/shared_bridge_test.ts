@@ -5,7 +5,7 @@ import { loadSettings, services, storeSocketPath } from "../../../core/agent/mod
 import { bridgeStore } from "../../../core/harness/store/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";
 import { runCli, runJson } from "../../support/mod.ts";
-import { processesNaming } from "../agent_bridge/idle/agent_processes.ts";
+import { processesNaming } from "../../support/agent_processes.ts";
 import {
   bridgesLog,
   createAgent,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadSettings, services } from "../../../core/agent/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
-import { serviceLog, waitForLog } from "../agent_bridge/idle/_service_log.ts";
+import { serviceLog, waitForLog } from "../../support/service_log.ts";
 import { decodeKey } from "../../../core/base/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";
 import { runCli, runJson, tempHome } from "../../support/mod.ts";

@@ -10,7 +10,7 @@ import { openEndpoint } from "../../../../connections/mod.ts";
 import type { FakeModel, FakeModelRequest } from "../../../fakes/fake_model.ts";
 import { runJson, type TempHome } from "../../../support/mod.ts";
 import { NO_BWRAP } from "../../../support/sandbox.ts";
-import { logEntries, type LogEntry, serviceLog } from "../../agent_bridge/idle/_service_log.ts";
+import { logEntries, type LogEntry, serviceLog } from "../../../support/service_log.ts";
 
 /** A test needing a real sandbox: ignored, never passed, where bubblewrap cannot run. */
 export function sandboxedTest(name: string, fn: () => Promise<void>): void {
@@ -35,7 +35,7 @@ export async function createAgent(home: TempHome, model: FakeModel, harness = "l
 }
 
 /** One JSON line of a service's log. */
-export type { LogEntry } from "../../agent_bridge/idle/_service_log.ts";
+export type { LogEntry } from "../../../support/service_log.ts";
 
 /** The log lines so far of the agent's bridge, which runs its harness (the detached backend's log file). */
 export function agentLog(home: TempHome, id: string): Promise<LogEntry[]> {

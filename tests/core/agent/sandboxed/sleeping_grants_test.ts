@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
 import { echoServer } from "../../../support/sandbox.ts";
-import { serviceLog, waitForLog } from "../../agent_bridge/idle/_service_log.ts";
+import { serviceLog, waitForLog } from "../../../support/service_log.ts";
 import { createAgent, runStdout, sandboxedTest, toolResult } from "./_support.ts";
 
 sandboxedTest(
