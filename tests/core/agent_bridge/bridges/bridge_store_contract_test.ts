@@ -3,8 +3,8 @@
  * store bridge, with each driver behind it.
  */
 import { join } from "node:path";
-import { driverCommand } from "../../harness/store/driver_command.ts";
-import { storeContractTests } from "../../harness/store/store_contract.ts";
+import { driverCommand } from "../../../support/store_driver.ts";
+import { storeContractTests } from "../../../support/store_contract.ts";
 import { startStoreRig } from "./_support.ts";
 
 storeContractTests(

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { bridgeErrorCode, callBridge } from "../../../../link_bridge/mod.ts";
 import { type AgentSettings, parseSpec, storeSocketPath } from "../../../../core/agent/mod.ts";
 import { bridgeStore, sqliteStore } from "../../../../core/harness/store/mod.ts";
-import { message } from "../../harness/store/store_contract.ts";
+import { message } from "../../../support/store_contract.ts";
 import { boundAgent, startStoreRig } from "./_support.ts";
 import { sqliteStorePath } from "../../../../core/agent_bridge/mod.ts";
 import { serveStoreBridge } from "../../../../core/agent_bridge/mod.ts";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { encodeKey, newAgentKey } from "../../../../core/base/mod.ts";
 import { storeSocketPath } from "../../../../core/agent/mod.ts";
 import { AGENT_ID, agentFixture, runPlan, sandboxTest } from "../../../support/sandbox.ts";
-import { driverCommand } from "../../harness/store/driver_command.ts";
+import { driverCommand } from "../../../support/store_driver.ts";
 import { sqliteStorePath } from "../../../../core/agent_bridge/mod.ts";
 import { serveStoreBridge } from "../../../../core/agent_bridge/mod.ts";
 

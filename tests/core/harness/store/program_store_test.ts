@@ -11,8 +11,8 @@ import {
   makeFifo,
   nextStart,
   startsCounted,
-} from "./driver_command.ts";
-import { leaseOf, message, SHORT_TURN_ANSWERS, shortTurnCalls } from "./store_contract.ts";
+} from "../../../support/store_driver.ts";
+import { leaseOf, message, SHORT_TURN_ANSWERS, shortTurnCalls } from "../../../support/store_contract.ts";
 
 async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const path = await Deno.makeTempDir({ prefix: "lnk-store-program-" });
