@@ -5,7 +5,7 @@ import { NOT_MADE } from "../../../../core/harness/mod.ts";
 import { heldDir, sendChat } from "../../../../connections/link/mod.ts";
 import { type FakeModel, serveFakeModel } from "../../../fakes/fake_model.ts";
 import { type TempHome, tempHome } from "../../../support/mod.ts";
-import { prompt, shape } from "../_harness_fixture.ts";
+import { prompt, shape } from "../../../support/harness_fixture.ts";
 import {
   connect,
   createServedAgent,

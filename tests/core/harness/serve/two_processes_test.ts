@@ -4,7 +4,7 @@ import { thisHolder } from "../../../../core/harness/mod.ts";
 import { filesStore, type StoredEvent } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { tempHome } from "../../../support/mod.ts";
-import { prompt, shape } from "../_harness_fixture.ts";
+import { prompt, shape } from "../../../support/harness_fixture.ts";
 import {
   connect,
   createServedAgent,
