@@ -14,7 +14,7 @@ import {
   socketIn,
   startHarness,
   storedEvents,
-} from "./_harness_process.ts";
+} from "./_support.ts";
 
 /** One point of a turn where the harness is killed, and what the conversation holds then and after. */
 interface KillPoint {
