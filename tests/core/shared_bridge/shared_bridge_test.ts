@@ -14,7 +14,7 @@ import {
   sharedHome,
   type Status,
   waitForLog,
-} from "./_shared_rig.ts";
+} from "../../support/shared_bridge.ts";
 import { askSharedBridge } from "../../../core/agent/sharing/mod.ts";
 
 // Real processes throughout: `lnk agent start` in this process, the shared bridge, its runners and
