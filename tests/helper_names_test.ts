@@ -51,7 +51,7 @@ async function named(path: string): Promise<string[]> {
 }
 
 Deno.test("every helper under tests/ is named by the one rule", async () => {
-  const wrong = (await filesUnder("tests")).flatMap((path) => {
+  const wrong = (await filesUnder("tests")).filter((path) => !path.endsWith(".md")).flatMap((path) => {
     const why = misnamed(path);
     return why ? [`${path}: ${why}`] : [];
   });
