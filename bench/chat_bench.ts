@@ -14,7 +14,7 @@
 import { setLogSink } from "../core/base/mod.ts";
 import { serveFakeModel } from "../tests/fakes/fake_model.ts";
 import { runCli, runJson, runLnk, type TempHome, tempHome } from "../tests/support/mod.ts";
-import { processTree } from "../tests/core/agent_bridge/idle/agent_processes.ts";
+import { processTree } from "../tests/support/agent_processes.ts";
 import { line, p50 } from "./_figures.ts";
 
 /** Time from the send to the model server's receipt of the model call it caused, in ms. */

@@ -17,7 +17,7 @@
 import { setLogSink } from "../core/base/mod.ts";
 import { serveFakeModel } from "../tests/fakes/fake_model.ts";
 import { tempHome } from "../tests/support/mod.ts";
-import { askEndpoint } from "../tests/core/agent/sandboxed/_support.ts";
+import { askEndpoint } from "../tests/support/sandboxed_agent.ts";
 import {
   type Dialled,
   hostedAgent,
@@ -25,7 +25,7 @@ import {
   prepare,
   REAL_KEY,
   sharingHome,
-} from "../tests/core/shared_harness/_support.ts";
+} from "../tests/support/shared_harness.ts";
 import { line, percentile } from "./_figures.ts";
 
 /** Wakes one agent `wakes` times (start, message, first byte at the model, stop), with the shared harness on or off. */

@@ -16,8 +16,8 @@ import { decodeKey, setLogSink } from "../core/base/mod.ts";
 import { openEndpoint } from "../connections/mod.ts";
 import { serveFakeModel } from "../tests/fakes/fake_model.ts";
 import { runJson, type TempHome, tempHome } from "../tests/support/mod.ts";
-import { type ProcessInfo, processTree } from "../tests/core/agent_bridge/idle/agent_processes.ts";
-import { logEntries, serviceLog, waitForLog } from "../tests/core/agent_bridge/idle/_service_log.ts";
+import { type ProcessInfo, processTree } from "../tests/support/agent_processes.ts";
+import { logEntries, serviceLog, waitForLog } from "../tests/support/service_log.ts";
 import { line, percentile } from "./_figures.ts";
 
 const IDLE_AFTER = "1s";

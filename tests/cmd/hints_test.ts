@@ -6,7 +6,7 @@ import { ROLES } from "../../main.ts";
 
 const CHECKOUT = new URL("../../", import.meta.url).pathname;
 /** Where Link's own source is: every file a person's hint can come from. */
-const SOURCE = ["main.ts", "cmd", "core", "sandbox", "proxy", "bridge", "connections"];
+const SOURCE = ["main.ts", "cmd", "core", "sandbox", "proxy", "link_bridge", "http1", "connections"];
 
 /** Every `lnk ...` quoted in a string of Link's source (comments left out), with where it is. */
 async function quotedCommands(): Promise<{ where: string; words: string[] }[]> {

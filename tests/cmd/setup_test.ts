@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type CliResult, runCli, runJson, type TempHome, tempHome } from "../support/mod.ts";
-import { NO_BWRAP } from "../sandbox/_support.ts";
+import { NO_BWRAP } from "../support/sandbox.ts";
 
 const TOOLS = ["bwrap", "setsid", "setpriv"];
 

@@ -1,187 +1,162 @@
-import { fileURLToPath } from "node:url";
-import { type AgentKey, decodeKey, makeProof, newChallenge } from "../../core/base/mod.ts";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type AgentKey,
+  encodeKey,
+  LinkPaths,
+  makeProof,
+  newAgentKey,
+  type ProofLabel,
+} from "../../core/base/mod.ts";
+import { type BridgeHosting, type BridgeServer, callBridge, openBridge } from "../../link_bridge/mod.ts";
+import { FakeClock } from "../support/fake_clock.ts";
 
-const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-const CHILD = fileURLToPath(new URL("../core/agent_bridge/door/flood_child.ts", import.meta.url));
+/** The agent a bridge under test serves; its key is bound in the test home's keyring. */
+export interface TestAgent {
+  id: string;
+  owner: string;
+  key: AgentKey;
+}
 
-/** What flood_child.ts serves, in a process of its own. */
-export interface FloodTarget extends AsyncDisposable {
-  door: number;
-  bridge: number;
-  proxy: number;
-  agent: { id: string; owner: string; key: AgentKey };
-  /** Its soft limit on open descriptors once serving. */
-  limit: number;
-  /** The door's unproven places now. */
-  unproven(): Promise<number>;
-  /** Resolves once the door holds no connection. */
-  doorIdle(): Promise<void>;
-  /** Resolves with the first log line of the child's matching, seen since it started. */
-  logged(match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+/** What a bridge's `start` gets: whom to serve, the home, and the library's hosting to pass on. */
+export interface BridgeSetup {
+  agent: TestAgent;
+  home: LinkPaths;
+  hosting: BridgeHosting;
 }
 
 /**
- * Starts flood_child.ts; with `headroom`, its descriptor limit is that many above what it holds
- * serving; with `soft`, it is that.
+ * One bridge, as the conformance test runs it (BRG-11). A bridge joins by adding one of these
+ * to the list in conformance_test.ts.
  */
-export async function startFloodTarget(
-  limits: { headroom?: number; soft?: number } = {},
-): Promise<FloodTarget> {
-  const args = ["run", "-A", "--cached-only", "--config", CONFIG, CHILD];
-  if (limits.headroom !== undefined) args.push("--limit", String(limits.headroom));
-  if (limits.soft !== undefined) args.push("--soft", String(limits.soft));
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    env: { LNK_LOG: "info" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(splitLines())[
-    Symbol.asyncIterator
-  ]();
-  const log = new LogWatch(child.stderr);
-  const first = await lines.next();
-  if (first.done) throw new Error("flood_child.ts ended before its ready line");
-  const ready = JSON.parse(first.value);
-  const stdin = child.stdin.getWriter();
+export interface BridgeUnderTest {
+  /** Its name in test names. */
+  name: string;
+  /** The cap it declares. */
+  cap: number;
+  /** An action whose proven call waits for the caller's bytes after the proof (a body line or a relay). */
+  action: string;
+  /** The action's typed body and the answer it gets; omit when the action carries bytes. */
+  call?: { body: unknown; answer: (agent: TestAgent) => unknown };
+  /** Starts the bridge serving `agent`, passing `hosting` on to serveBridge. */
+  start(setup: BridgeSetup): Promise<BridgeServer>;
+}
+
+/** A running bridge under test and what it was given. */
+export interface Rig extends AsyncDisposable {
+  server: BridgeServer;
+  agent: TestAgent;
+  home: LinkPaths;
+  clock: FakeClock;
+}
+
+let counter = 0;
+
+/** Starts a bridge in a fresh home with a bound key, on its unix socket or on TCP. */
+export async function startRig(
+  bridge: BridgeUnderTest,
+  options: { tcp?: boolean; placesPerUser?: number; placesPerBridge?: number } = {},
+): Promise<Rig> {
+  const root = await Deno.makeTempDir({ prefix: "lnk-bridge-" });
+  const home = new LinkPaths(join(root, "home"));
+  const agent: TestAgent = {
+    id: `agent${++counter}x${crypto.randomUUID().slice(0, 8)}`,
+    owner: "local-test-0",
+    key: newAgentKey(),
+  };
+  await bindKey(home, agent.id, agent.key);
+  await Deno.mkdir(home.net(agent.id), { recursive: true, mode: 0o700 });
+  await Deno.chmod(home.net(agent.id), 0o700);
+  const clock = new FakeClock();
+  const where = options.tcp ? { port: 0 } : { path: join(home.net(agent.id), `${bridge.name}.sock`) };
+  const hosting: BridgeHosting = {
+    ...where,
+    clock,
+    checkKeyring: home,
+    placesPerUser: options.placesPerUser,
+    placesPerBridge: options.placesPerBridge,
+  };
+  const server = await bridge.start({ agent, home, hosting });
   return {
-    door: ready.door,
-    bridge: ready.bridge,
-    proxy: ready.proxy,
-    agent: { id: ready.id, owner: "local-test", key: decodeKey(ready.key) },
-    limit: ready.limit,
-    async unproven() {
-      await stdin.write(new TextEncoder().encode("status\n"));
-      const next = await lines.next();
-      return JSON.parse(next.value ?? "{}").unproven;
-    },
-    async doorIdle() {
-      await stdin.write(new TextEncoder().encode("idle\n"));
-      await lines.next();
-    },
-    logged: (match) => log.first(match),
+    server,
+    agent,
+    home,
+    clock,
     async [Symbol.asyncDispose]() {
-      await stdin.close();
-      while (!(await lines.next()).done) { /* drain */ }
-      await child.status;
-      await log.done;
+      await server.close();
+      await Deno.remove(root, { recursive: true });
     },
   };
 }
 
-/** Reads a child's stderr log lines as they come, so a test can wait for one. */
-class LogWatch {
-  #seen: Record<string, unknown>[] = [];
-  #waiters: {
-    match: (e: Record<string, unknown>) => boolean;
-    resolve: (e: Record<string, unknown>) => void;
-  }[] = [];
-  readonly done: Promise<void>;
-
-  constructor(stderr: ReadableStream<Uint8Array>) {
-    this.done = (async () => {
-      for await (const line of stderr.pipeThrough(new TextDecoderStream()).pipeThrough(splitLines())) {
-        let entry: Record<string, unknown>;
-        try {
-          entry = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        this.#seen.push(entry);
-        for (const waiter of [...this.#waiters]) {
-          if (!waiter.match(entry)) continue;
-          this.#waiters = this.#waiters.filter((w) => w !== waiter);
-          waiter.resolve(entry);
-        }
-      }
-    })();
-  }
-
-  first(match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-    const seen = this.#seen.find(match);
-    if (seen) return Promise.resolve(seen);
-    const { promise, resolve } = Promise.withResolvers<Record<string, unknown>>();
-    this.#waiters.push({ match, resolve });
-    return promise;
-  }
+/** Writes a key into the home's keyring as `lnk agent start` binds it (BRG-7). */
+export async function bindKey(home: LinkPaths, id: string, key: AgentKey): Promise<void> {
+  await Deno.mkdir(home.keys, { recursive: true, mode: 0o700 });
+  await Deno.chmod(home.keys, 0o700);
+  await Deno.writeTextFile(home.keyFile(id), `${encodeKey(key)}\n`, { mode: 0o600 });
 }
 
-function splitLines(): TransformStream<string, string> {
-  let buffer = "";
-  return new TransformStream({
-    transform(chunk, controller) {
-      buffer += chunk;
-      let at: number;
-      while ((at = buffer.indexOf("\n")) >= 0) {
-        controller.enqueue(buffer.slice(0, at));
-        buffer = buffer.slice(at + 1);
-      }
-    },
-    flush(controller) {
-      if (buffer) controller.enqueue(buffer);
-    },
-  });
+/** What a proof is made over, when a test makes it wrong on purpose. */
+export interface ProofParts {
+  key?: AgentKey;
+  label?: ProofLabel;
+  agentId?: string;
+  owner?: string;
+  action?: string;
 }
 
-/** A connection that speaks lines: a raw socket, or a caller running as another user. */
-export interface LineConn {
-  write(text: string): Promise<void>;
-  readLine(): Promise<string | undefined>;
-}
-
-/** One HTTP/1.1 response read line by line: its status, headers, and its body lines (chunked or by length). */
-export async function readResponse(
-  conn: LineConn,
-): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  const start = (await conn.readLine()) ?? "";
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(start)?.[1] ?? 0);
-  const headers: Record<string, string> = {};
-  for (
-    let line = (await conn.readLine())?.replace(/\r$/, "");
-    line;
-    line = (await conn.readLine())?.replace(/\r$/, "")
-  ) {
-    const colon = line.indexOf(":");
-    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  let body = "";
-  if (headers["transfer-encoding"] === "chunked") {
-    for (;;) {
-      const size = parseInt((await conn.readLine()) ?? "0", 16);
-      if (!size) {
-        await conn.readLine();
-        break;
-      }
-      // The chunk's lines (ASCII JSON), then its CR LF: size + 2 bytes in all.
-      for (let got = 0; got < size + 2;) {
-        const line = (await conn.readLine()) ?? "";
-        got += line.length + 1;
-        body += `${line}\n`;
-      }
-    }
-  }
-  return { status, headers, body };
+/** A proof line claiming `claim`, with its HMAC made over `over` (the claim itself unless told). */
+export function proofLineFor(
+  challenge: string,
+  claim: { agentId: string; owner: string; action: string },
+  key: AgentKey,
+  over: ProofParts = {},
+): string {
+  const mac = makeProof(
+    over.key ?? key,
+    over.label ?? "link-bridge-v1",
+    challenge,
+    over.agentId ?? claim.agentId,
+    over.owner ?? claim.owner,
+    over.action ?? claim.action,
+  );
+  return `proof ${claim.agentId} ${claim.owner} ${claim.action} ${mac}\n`;
 }
 
 /**
- * Makes a proved call by hand on `conn` as Link's client does (BRG-1, BRG-2): the endpoint's proof
- * on this connection, then `session/new` proved with the challenge it gave. Resolves with the
- * second answer's status.
+ * Reads one line and checks it is Link's one error shape with `code`, one of the five a bridge
+ * gives (U-11), then the hang-up.
  */
-export async function provedCallOn(conn: LineConn, agent: { id: string; key: AgentKey }): Promise<number> {
-  const asked = newChallenge();
-  await conn.write(
-    `GET /_link/proof HTTP/1.1\r\nHost: x\r\nLink-Agent-Id: ${agent.id}\r\nLink-Challenge: ${asked}\r\n\r\n`,
-  );
-  const proof = await readResponse(conn);
-  if (proof.status !== 200) return proof.status;
-  const challenge = proof.headers["link-challenge"] ?? "";
-  const mac = makeProof(agent.key, "link-caller-v1", challenge, agent.id);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/" } });
-  await conn.write(
-    `POST /acp HTTP/1.1\r\nHost: x\r\nLink-Agent-Id: ${agent.id}\r\nLink-Proof: ${challenge} ${mac}\r\n` +
-      `Content-Length: ${body.length}\r\n\r\n${body}`,
-  );
-  return (await readResponse(conn)).status;
+export async function expectError(
+  client: { readLine(): Promise<string | undefined> },
+  code: string,
+): Promise<void> {
+  const line = await client.readLine();
+  assert.ok(line !== undefined, `expected a "${code}" error line, the bridge hung up`);
+  const parsed = JSON.parse(line);
+  assert.deepEqual(parsed, { error: { code, message: parsed?.error?.message, hint: parsed?.error?.hint } });
+  assert.ok(parsed.error.hint === null || typeof parsed.error.hint === "string", line);
+  assert.match(parsed.error.message, /^Cannot /);
+  assert.equal(await client.readLine(), undefined);
+}
+
+/** Makes the bridge's positive call: its typed answer, or a relay opened and closed. */
+export async function provenCall(rig: Rig, bridge: BridgeUnderTest): Promise<void> {
+  const caller = { agentId: rig.agent.id, owner: rig.agent.owner, key: rig.agent.key };
+  if (bridge.call) {
+    const answer = await callBridge(rig.server.addr, {
+      ...caller,
+      action: bridge.action,
+      body: bridge.call.body,
+    });
+    assert.deepEqual(answer, bridge.call.answer(rig.agent));
+    return;
+  }
+  const stream = await openBridge(rig.server.addr, { ...caller, action: bridge.action });
+  stream.close();
+}
+
+/** The body line of the bridge's typed call, or nothing for a relay. */
+export function bodyLineOf(bridge: BridgeUnderTest): string {
+  return bridge.call ? `${JSON.stringify(bridge.call.body)}\n` : "";
 }

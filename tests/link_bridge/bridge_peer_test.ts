@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { procPeerUid, tcpPeerUid } from "../../link_bridge/bridge_peer.ts";
-import { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
+import { OtherUserClient, otherUsersUnavailable } from "../support/other_user.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();
 

@@ -10,9 +10,9 @@ import {
   openBridge,
   serveBridge,
 } from "../../link_bridge/mod.ts";
-import { proofLineFor, type Rig, startRig } from "./conformance_kit.ts";
-import { serveDemoBridge } from "./demo_bridge.ts";
-import { RawClient } from "./raw_client.ts";
+import { proofLineFor, type Rig, startRig } from "./_support.ts";
+import { serveDemoBridge } from "../support/demo_bridge.ts";
+import { RawClient } from "../support/raw_client.ts";
 import { FakeClock } from "../support/fake_clock.ts";
 
 function startWith(handle: BridgeHandler): Promise<Rig> {

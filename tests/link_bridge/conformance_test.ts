@@ -2,9 +2,9 @@
  * Every bridge of Link, running, against the rules of the one bridge library (BRG-11). A bridge
  * joins by adding its entry to BRIDGES.
  */
-import type { BridgeUnderTest } from "./conformance_kit.ts";
-import { runBridgeConformance } from "./bridge_conformance.ts";
-import { serveDemoBridge } from "./demo_bridge.ts";
+import type { BridgeUnderTest } from "./_support.ts";
+import { runBridgeConformance } from "./_conformance_support.ts";
+import { serveDemoBridge } from "../support/demo_bridge.ts";
 import { serveStoreBridge } from "../../core/agent_bridge/mod.ts";
 import { STORE_BRIDGE_CAP } from "../../core/agent_bridge/mod.ts";
 import { SEND_ACTION } from "../../core/agent_bridge/mod.ts";

@@ -8,7 +8,7 @@ import {
   SECRET,
   startProxy,
   statusAndReason,
-} from "./_support.ts";
+} from "../support/proxy.ts";
 
 Deno.test("serveProxy() reads a base-URL request sent through HTTP_PROXY to itself as the base-URL form (SBX-19)", async () => {
   await using upstream = fakeUpstream(() => new Response("completions"));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fakeUpstream, rawExchange, recordingDial, SECRET, startProxy } from "./_support.ts";
+import { fakeUpstream, rawExchange, recordingDial, SECRET, startProxy } from "../support/proxy.ts";
 
 /** A loopback upstream that answers every connection with `answer` as raw bytes, then closes. */
 function rawUpstream(answer: string) {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { HEAD_DEADLINE_MS, IDLE_DEADLINE_MS, PROXY_MAX_CONNECTIONS } from "../../proxy/mod.ts";
 import { FakeClock } from "../support/fake_clock.ts";
-import { fakeUpstream, recordingDial, SECRET, startProxy, statusAndReason } from "./_support.ts";
+import { fakeUpstream, recordingDial, SECRET, startProxy, statusAndReason } from "../support/proxy.ts";
 
 const encoder = new TextEncoder();
 

@@ -10,7 +10,7 @@ import {
   SECRET,
   startProxy,
   statusAndReason,
-} from "./_support.ts";
+} from "../support/proxy.ts";
 
 const AUTH = `Proxy-Authorization: ${basicAuth(SECRET.reveal())}\r\n`;
 

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { proxyEnv, proxyUrl } from "../../proxy/mod.ts";
-import { fakeUpstream, rawExchange, recordingDial, SECRET, startProxy, statusAndReason } from "./_support.ts";
+import {
+  fakeUpstream,
+  rawExchange,
+  recordingDial,
+  SECRET,
+  startProxy,
+  statusAndReason,
+} from "../support/proxy.ts";
 
 Deno.test("serveProxy() listens on a unix socket only its user may open, and removes it when stopped", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lnk-proxy-" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Secret } from "../../core/base/mod.ts";
 import { type ByteConn, proxyBaseUrl, startTls } from "../../proxy/mod.ts";
-import { recordingDial, SECRET, startProxy, type UpstreamCall } from "./_support.ts";
+import { recordingDial, SECRET, startProxy, type UpstreamCall } from "../support/proxy.ts";
 
 const HAS_OPENSSL = await new Deno.Command("openssl", { args: ["version"], stdout: "null", stderr: "null" })
   .output()

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { spawnRole } from "../../core/base/mod.ts";
 import type { ProxyRoleInput } from "../../proxy/mod.ts";
-import { fakeUpstream, rawExchange, SECRET, statusAndReason } from "./_support.ts";
+import { fakeUpstream, rawExchange, SECRET, statusAndReason } from "../support/proxy.ts";
 
 function startRole(input: string, args: string[] = ["--agent", "a1"]) {
   return spawnRole(["proxy", "serve", ...args], { input });

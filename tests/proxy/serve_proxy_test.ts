@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { Secret } from "../../core/base/mod.ts";
 import { proxyBaseUrl } from "../../proxy/mod.ts";
-import { basicAuth, fakeResolver, fakeUpstream, recordingDial, SECRET, startProxy } from "./_support.ts";
+import {
+  basicAuth,
+  fakeResolver,
+  fakeUpstream,
+  recordingDial,
+  SECRET,
+  startProxy,
+} from "../support/proxy.ts";
 
 Deno.test("serveProxy() forwards the base-URL form to an allowed host, dialling the checked address (SBX-19)", async () => {
   await using upstream = fakeUpstream(() => new Response("models", { headers: { "x-from": "upstream" } }));

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { otherUsersUnavailable } from "../link_bridge/other_user.ts";
-import { NO_BWRAP } from "./_support.ts";
+import { otherUsersUnavailable } from "../support/other_user.ts";
+import { NO_BWRAP } from "../support/sandbox.ts";
 
 /** An ordinary uid, outside Link's range and no system user. */
 const USER = 4242;

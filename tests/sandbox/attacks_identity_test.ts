@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { agentFixture, attack, runPlan, sandboxTest, TEST_IDENTITY } from "./_support.ts";
+import { agentFixture, attack, runPlan, sandboxTest, TEST_IDENTITY } from "../support/sandbox.ts";
 import { runSandboxed } from "../../sandbox/mod.ts";
 
 const SYS_PTRACE = Deno.build.arch === "aarch64" ? 117 : 101;

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cgroupPlaces } from "../../sandbox/cgroups.ts";
-import { agentFixture, NO_BWRAP, orphanSandbox } from "./_support.ts";
-import { attackTwice } from "./_other_user.ts";
+import { agentFixture, NO_BWRAP, orphanSandbox } from "../support/sandbox.ts";
+import { attackTwice } from "../support/sandbox_as_user.ts";
 
 const NO_PERL = (await new Deno.Command("sh", { args: ["-c", "command -v perl"], stdout: "null" }).output())
     .success

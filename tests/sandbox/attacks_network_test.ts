@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LinkPaths } from "../../core/base/mod.ts";
 import { sandboxRun } from "../../sandbox/mod.ts";
-import { agentFixture, attack, echoServer, RELAY_LAUNCHER, sandboxTest, TALK } from "./_support.ts";
+import { agentFixture, attack, echoServer, RELAY_LAUNCHER, sandboxTest, TALK } from "../support/sandbox.ts";
 
 const tcp = (host: string, port: number) =>
   `bash -c '(exec 3<>/dev/tcp/${host}/${port}) 2>/dev/null && echo open || echo unreachable'`;

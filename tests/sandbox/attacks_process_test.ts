@@ -4,7 +4,7 @@
  * every capability dropped, no new privileges).
  */
 import assert from "node:assert/strict";
-import { agentFixture, attack, NO_BWRAP, orphanSandbox, OTHER_ID, sandboxTest } from "./_support.ts";
+import { agentFixture, attack, NO_BWRAP, orphanSandbox, OTHER_ID, sandboxTest } from "../support/sandbox.ts";
 
 const SYS_PTRACE = Deno.build.arch === "aarch64" ? 117 : 101;
 

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { agentFixture, sandboxTest } from "./_support.ts";
-import { attackTwice } from "./_other_user.ts";
+import { agentFixture, sandboxTest } from "../support/sandbox.ts";
+import { attackTwice } from "../support/sandbox_as_user.ts";
 
 const X86 = Deno.build.arch === "x86_64";
 const NR = X86

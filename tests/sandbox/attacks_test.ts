@@ -15,7 +15,7 @@ import {
   PRELUDE,
   runPlan,
   sandboxTest,
-} from "./_support.ts";
+} from "../support/sandbox.ts";
 
 const READ_HOME = { spec: '[paths]\nread = ["~"]\n' };
 const DEFAULT_FILES = '[files]\n"." = "write"\ninstructions = "read"\nskills = "read"\nchats = "read"\n';
@@ -221,7 +221,7 @@ sandboxTest(
   "attack: write chats/ and memory/ through run's commands in Link Harness's sandbox (LAY-7)",
   async () => {
     await using fx = await agentFixture();
-    const entry = new URL("./_confine_entry.ts", import.meta.url).pathname;
+    const entry = new URL("./_confine_child.ts", import.meta.url).pathname;
     const script =
       `${PRELUDE}cd ${fx.agentDir}; w chats/x; w "chats/telegram:1/0002.json"; w memory/m.md; w memory/n.md;
     mv chats/telegram:1 chats/gone 2>/dev/null || echo no-move; w ${fx.agentHome}/work/ok`;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfinedSpawner, type SpawnedChild } from "../../sandbox/mod.ts";
-import { agentFixture, LINK_HARNESS, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
+import { agentFixture, LINK_HARNESS, PRELUDE, runPlan, sandboxTest } from "../support/sandbox.ts";
 
 /** Why Landlock cannot confine here, or undefined when it can. */
 const NO_LANDLOCK: string | undefined = await (async () => {
@@ -191,7 +191,7 @@ sandboxTest(
   "attack: read the folders a shared harness hides from one agent's run commands, in its sandbox (PRC-4)",
   async () => {
     await using fx = await agentFixture();
-    const entry = new URL("./_hide_entry.ts", import.meta.url).pathname;
+    const entry = new URL("./_hide_child.ts", import.meta.url).pathname;
     // Agent/ holds a bind mount for each collection: each is hidden with it, Home is not.
     const script = `${PRELUDE}cd ${fx.agentHome}; r notes.txt; r ${fx.agentDir}/instructions/agent.md
     ls ${fx.agentDir}/chats >/dev/null 2>&1 || echo no-list-chats; w ${fx.agentDir}/chats/x; w work/new

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { TextLineReader } from "../../core/base/mod.ts";
-import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
+import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "../support/sandbox.ts";
 
 const WRITE_PROJ = '[paths]\nwrite = ["~/proj"]\n';
 
@@ -137,7 +137,7 @@ sandboxTest(
       args: [
         "run",
         "-A",
-        new URL("./_swap_entry.ts", import.meta.url).pathname,
+        new URL("./_swap_child.ts", import.meta.url).pathname,
         join(fx.home, "proj"),
         "docs",
         "link",

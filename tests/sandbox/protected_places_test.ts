@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "./_support.ts";
+import { type AgentFixture, agentFixture, PRELUDE, runPlan, sandboxTest } from "../support/sandbox.ts";
 import { TextLineReader } from "../../core/base/mod.ts";
 import { runSandboxed } from "../../sandbox/mod.ts";
 

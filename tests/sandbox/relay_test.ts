@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { roleArgv, setLogSink } from "../../core/base/mod.ts";
 import { parseRelayArgs, relayArgs, runRelayRole, serveRelay } from "../../sandbox/mod.ts";
-import { echoServer } from "./_support.ts";
+import { echoServer } from "../support/sandbox.ts";
 
 Deno.test("parseRelayArgs() reads back what relayArgs() writes", () => {
   const rules = [

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { linkRuntime } from "../../sandbox/mod.ts";
-import { agentFixture, LINK_HARNESS, sandboxTest } from "./_support.ts";
+import { agentFixture, LINK_HARNESS, sandboxTest } from "../support/sandbox.ts";
 import { runSandboxed } from "../../sandbox/mod.ts";
 
 async function entries(dir: string): Promise<string[]> {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { serveRelay } from "../../sandbox/mod.ts";
-import { agentFixture, echoServer, runPlan, sandboxTest, TALK } from "./_support.ts";
+import { agentFixture, echoServer, runPlan, sandboxTest, TALK } from "../support/sandbox.ts";
 
 sandboxTest("sandbox: no route to the internet, 1.1.1.1:443 fails (SBX-7)", async () => {
   await using fx = await agentFixture();
@@ -75,7 +75,7 @@ sandboxTest("sandbox: network mode host gives the network as it is (SBX-9)", asy
 sandboxTest("runSandboxed() passes no inherited descriptor, to the program or its pid 1", async () => {
   const home = await Deno.makeTempDir({ prefix: "lnk-fd-" });
   try {
-    const entry = fileURLToPath(new URL("./_fd_entry.ts", import.meta.url));
+    const entry = fileURLToPath(new URL("./_fd_child.ts", import.meta.url));
     const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
     const out = await new Deno.Command("bash", {
       args: [

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { roleArgv } from "../../core/base/mod.ts";
 import { tempHome } from "../support/mod.ts";
-import { sandboxTest } from "./_support.ts";
+import { sandboxTest } from "../support/sandbox.ts";
 
 const PROGRAM = "for fd in 0 1 2; do readlink /proc/self/fd/$fd | sed 's/\\[[0-9]*\\]//'; done; " +
   "ls /proc/self/fd/0/.. >/dev/null 2>&1 && echo walked-out || echo stayed-in; cat; echo err >&2";

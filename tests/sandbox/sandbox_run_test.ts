@@ -4,7 +4,7 @@ import { LinkPaths } from "../../core/base/mod.ts";
 import { INSIDE_PROXY_PORT, sandboxRun } from "../../sandbox/mod.ts";
 import { sandbox } from "../../cmd/sandbox/mod.ts";
 import type { Command, Io } from "../../cmd/mod.ts";
-import { RELAY_LAUNCHER, sandboxTest } from "./_support.ts";
+import { RELAY_LAUNCHER, sandboxTest } from "../support/sandbox.ts";
 
 /** A fake upstream web server on loopback, recording the paths asked. */
 function fakeUpstream() {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadSettings } from "../../../core/agent/mod.ts";
 import * as grants from "../../../core/agent/grants/mod.ts";
 import { runCli, runJson, runLnk, tempHome } from "../../support/mod.ts";
-import { sandboxTest } from "../../sandbox/_support.ts";
+import { sandboxTest } from "../../support/sandbox.ts";
 
 /**
  * An agent with no internet: its sandbox needs no proxy and so no relay inside, which is what

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { layoutOf, loadSettings } from "../../../core/agent/mod.ts";
 import { DEFAULT_SANDBOX_TOML } from "../../../sandbox/mod.ts";
 import { runCli, runJson, runLnk, tempHome } from "../../support/mod.ts";
-import { sandboxTest } from "../../sandbox/_support.ts";
+import { sandboxTest } from "../../support/sandbox.ts";
 
 async function created(home: Awaited<ReturnType<typeof tempHome>>) {
   const { id } = await runJson<{ id: string }>(["agent", "create"], home);

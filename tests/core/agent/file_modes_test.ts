@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { layoutOf, loadSettings } from "../../../core/agent/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
 import { runCli, runJson, runLnk, tempHome } from "../../support/mod.ts";
-import { otherUsersUnavailable } from "../../link_bridge/other_user.ts";
-import { NO_BWRAP } from "../../sandbox/_support.ts";
+import { otherUsersUnavailable } from "../../support/other_user.ts";
+import { NO_BWRAP } from "../../support/sandbox.ts";
 import { openModes, pathsUnder, readByOtherUser } from "./_support.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();

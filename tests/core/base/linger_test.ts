@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { agentContext } from "../../../core/agent/mod.ts";
 import { serveBridgesControl, SharedBridge } from "../../../core/shared_bridge/mod.ts";
 import { FakeClock, runJson, settle } from "../../support/mod.ts";
-import { createAgent, sharedHome, type Status } from "../shared_bridge/_shared_rig.ts";
+import { createAgent, sharedHome, type Status } from "../../support/shared_bridge.ts";
 
 // The shared bridge runs in this process on a fake clock, answering at its control socket as the
 // role does, so `lnk agent start` and `stop` (run in this process too) find it and use it. The

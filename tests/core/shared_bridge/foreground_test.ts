@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { services } from "../../../core/agent/mod.ts";
 import { runCli, runJson } from "../../support/mod.ts";
-import { createAgent, sharedHome, type Status } from "./_shared_rig.ts";
+import { createAgent, sharedHome, type Status } from "../../support/shared_bridge.ts";
 import { askSharedBridge } from "../../../core/agent/sharing/mod.ts";
 
 /** Notes as a command writes them, and a way to wait for one. */

@@ -11,7 +11,7 @@ import {
   sharedHome,
   type Status,
   waitForLog,
-} from "./_shared_rig.ts";
+} from "../../support/shared_bridge.ts";
 import { askSharedBridge } from "../../../core/agent/sharing/mod.ts";
 
 const PARIS = "Europe/Paris";

@@ -5,7 +5,7 @@ import { loadSettings, services, storeSocketPath } from "../../../core/agent/mod
 import { bridgeStore } from "../../../core/harness/store/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";
 import { runCli, runJson } from "../../support/mod.ts";
-import { processesNaming } from "../agent_bridge/idle/agent_processes.ts";
+import { processesNaming } from "../../support/agent_processes.ts";
 import {
   bridgesLog,
   createAgent,
@@ -14,7 +14,7 @@ import {
   sharedHome,
   type Status,
   waitForLog,
-} from "./_shared_rig.ts";
+} from "../../support/shared_bridge.ts";
 import { askSharedBridge } from "../../../core/agent/sharing/mod.ts";
 
 // Real processes throughout: `lnk agent start` in this process, the shared bridge, its runners and

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { agentContext, bindKey, updateSettings } from "../../../core/agent/mod.ts";
 import { serveBridgesControl, SharedBridge } from "../../../core/shared_bridge/mod.ts";
 import { runCli, runJson } from "../../support/mod.ts";
-import { processesNaming } from "../agent_bridge/idle/agent_processes.ts";
-import { createAgent, sharedHome, type Status } from "./_shared_rig.ts";
+import { processesNaming } from "../../support/agent_processes.ts";
+import { createAgent, sharedHome, type Status } from "../../support/shared_bridge.ts";
 import { putOnSharedBridge } from "../../../core/agent/sharing/mod.ts";
 import { askSharedBridge } from "../../../core/agent/sharing/mod.ts";
 

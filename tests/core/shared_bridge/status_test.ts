@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { services } from "../../../core/agent/mod.ts";
 import { runCli, runJson } from "../../support/mod.ts";
-import { processTree } from "../agent_bridge/idle/agent_processes.ts";
-import { bridgesLog, createAgent, prompt, sharedHome, type Status, waitForLog } from "./_shared_rig.ts";
+import { processTree } from "../../support/agent_processes.ts";
+import {
+  bridgesLog,
+  createAgent,
+  prompt,
+  sharedHome,
+  type Status,
+  waitForLog,
+} from "../../support/shared_bridge.ts";
 
 Deno.test("lnk agent status on the shared bridge: running, a harness killed reads as died, a message brings it back, stopped (PRC-6)", async () => {
   await using home = await sharedHome();

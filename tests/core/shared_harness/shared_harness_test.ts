@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadSettings, services } from "../../../core/agent/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
-import { serviceLog, waitForLog } from "../agent_bridge/idle/_service_log.ts";
+import { serviceLog, waitForLog } from "../../support/service_log.ts";
 import { decodeKey } from "../../../core/base/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";
 import { runCli, runJson, tempHome } from "../../support/mod.ts";
-import { askEndpoint, runStdout, sandboxedTest } from "../agent/sandboxed/_support.ts";
+import { askEndpoint, runStdout, sandboxedTest } from "../../support/sandboxed_agent.ts";
 import {
   descendants,
   type Dialled,
@@ -16,7 +16,7 @@ import {
   REAL_KEY,
   runOn,
   sharingHome,
-} from "./_support.ts";
+} from "../../support/shared_harness.ts";
 import { sharedHarnessSocketPath } from "../../../core/agent/sharing/mod.ts";
 import { sharedHarnessNames } from "../../../core/agent/sharing/mod.ts";
 

@@ -10,7 +10,7 @@ import {
 } from "../../../../core/agent/mod.ts";
 import { runJson, type TempHome } from "../../../support/mod.ts";
 
-export { NO_BWRAP, RELAY_LAUNCHER, sandboxTest } from "../../../sandbox/_support.ts";
+export { NO_BWRAP, RELAY_LAUNCHER, sandboxTest } from "../../../support/sandbox.ts";
 
 /** Creates an agent with `lnk agent create` and reads its settings back. */
 export async function newAgent(home: TempHome, name = "main", args: string[] = []): Promise<AgentSettings> {

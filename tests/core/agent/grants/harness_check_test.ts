@@ -6,7 +6,7 @@ import { runsAsRoot, SANDBOX_UIDS } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent, NO_NETWORK, RELAY_LAUNCHER, sandboxTest } from "./_support.ts";
 import { cgroupPlaces } from "../../../../sandbox/cgroups.ts";
-import { lnkAsUser, NO_OTHER_USER, userHome } from "../../../sandbox/_other_user.ts";
+import { lnkAsUser, NO_OTHER_USER, userHome } from "../../../support/sandbox_as_user.ts";
 
 const OPTIONS = { launcher: RELAY_LAUNCHER, modelCandidates: [], proxy: NO_NETWORK };
 

@@ -6,7 +6,7 @@ import { Secret } from "../../../../core/base/mod.ts";
 import { type ByteConn, serveProxy } from "../../../../proxy/mod.ts";
 import { INSIDE_PROXY_PORT } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
-import { basicAuth, fakeUpstream, rawExchange } from "../../../proxy/_support.ts";
+import { basicAuth, fakeUpstream, rawExchange } from "../../../support/proxy.ts";
 import {
   contextOf,
   HAS_OPENSSL,

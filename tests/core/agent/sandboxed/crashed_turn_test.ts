@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { filesStore } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
-import { processTree } from "../../agent_bridge/idle/agent_processes.ts";
-import { askEndpoint, createAgent, sandboxedTest } from "./_support.ts";
+import { processTree } from "../../../support/agent_processes.ts";
+import { askEndpoint, createAgent, sandboxedTest } from "../../../support/sandboxed_agent.ts";
 
 type Status = { state: string; services: { agent: { pid?: number } } };
 

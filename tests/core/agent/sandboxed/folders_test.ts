@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { layoutOf, loadSettings } from "../../../../core/agent/mod.ts";
 import { type FakeModel, serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, type TempHome, tempHome } from "../../../support/mod.ts";
-import { sandboxedTest } from "./_support.ts";
+import { sandboxedTest } from "../../../support/sandboxed_agent.ts";
 
 /** Every path under `dir` with its content ("/" for a folder), so any new entry or change shows. */
 async function snapshot(dir: string, root = dir): Promise<Record<string, string>> {

@@ -9,7 +9,7 @@ import {
 import { startSandboxedHarness } from "../../../../core/agent/launch/sandboxed_harness.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runJson, tempHome } from "../../../support/mod.ts";
-import { askEndpoint, runStdout, sandboxedTest, toolResult } from "./_support.ts";
+import { askEndpoint, runStdout, sandboxedTest, toolResult } from "../../../support/sandboxed_agent.ts";
 
 const REAL_KEY = "sk-real-0123456789abcdef";
 const OPENAI_ADDRESS = "104.18.7.192";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
-import { createAgent, howStarted, runStdout, toolResult } from "./_support.ts";
+import { createAgent, howStarted, runStdout, toolResult } from "../../../support/sandboxed_agent.ts";
 
 Deno.test("lnk agent start --no-sandbox runs the harness as a plain child, not proxied, and it stays so; status says so (GRT-6, GRT-23)", async () => {
   await using model = await serveFakeModel();

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
-import { echoServer } from "../../../sandbox/_support.ts";
-import { createAgent, runStdout, sandboxedTest, toolResult } from "./_support.ts";
+import { echoServer } from "../../../support/sandbox.ts";
+import { createAgent, runStdout, sandboxedTest, toolResult } from "../../../support/sandboxed_agent.ts";
 
 /** A port free on this machine's loopback now. */
 function freePort(): number {

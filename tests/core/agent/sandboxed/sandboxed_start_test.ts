@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
-import { askEndpoint, createAgent, howStarted, runStdout, sandboxedTest, toolResult } from "./_support.ts";
+import {
+  askEndpoint,
+  createAgent,
+  howStarted,
+  runStdout,
+  sandboxedTest,
+  toolResult,
+} from "../../../support/sandboxed_agent.ts";
 
 sandboxedTest(
   "lnk agent start runs Link Harness in its sandbox behind its proxy, and chat send gets the answer streamed (SBX-1, SBX-7)",

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
-import { echoServer } from "../../../sandbox/_support.ts";
-import { serviceLog, waitForLog } from "../../agent_bridge/idle/_service_log.ts";
-import { createAgent, runStdout, sandboxedTest, toolResult } from "./_support.ts";
+import { echoServer } from "../../../support/sandbox.ts";
+import { serviceLog, waitForLog } from "../../../support/service_log.ts";
+import { createAgent, runStdout, sandboxedTest, toolResult } from "../../../support/sandboxed_agent.ts";
 
 sandboxedTest(
   "a port granted while the agent sleeps is relayed in at its next wake: its bridge prepared the start again at the change (PRC-13, GRT-14)",

@@ -4,7 +4,7 @@ import { agentContext, agentStatus, bindKey, loadSettings } from "../../../../co
 import { runAgentRole } from "../../../../core/agent_run/run_agent_run_role.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { type TempHome, tempHome } from "../../../support/mod.ts";
-import { createAgent } from "./_support.ts";
+import { createAgent } from "../../../support/sandboxed_agent.ts";
 import { startAgent } from "../../../../core/agent/launch/mod.ts";
 
 /** A /proc whose user namespaces are turned off (user.max_user_namespaces = 0). */

@@ -3,9 +3,9 @@
  * store bridge, with each driver behind it.
  */
 import { join } from "node:path";
-import { driverCommand } from "../../harness/store/driver_command.ts";
-import { storeContractTests } from "../../harness/store/store_contract.ts";
-import { startStoreRig } from "./store_rig.ts";
+import { driverCommand } from "../../../support/store_driver.ts";
+import { storeContractTests } from "../../../support/store_contract.ts";
+import { startStoreRig } from "./_support.ts";
 
 storeContractTests(
   "bridgeStore() over a store bridge, SQLite driver",

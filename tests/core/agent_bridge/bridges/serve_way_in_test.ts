@@ -3,7 +3,7 @@ import { bridgeErrorCode, callBridge } from "../../../../link_bridge/mod.ts";
 import { heldDir, linkThread, takeHeld } from "../../../../connections/link/mod.ts";
 import { bindKey, sendSocketPath, unbindKey } from "../../../../core/agent/mod.ts";
 import { FakeClock } from "../../../support/mod.ts";
-import { type BoundAgent, boundAgent } from "./store_rig.ts";
+import { type BoundAgent, boundAgent } from "./_support.ts";
 import { sendOnWayIn } from "../../../../core/agent_bridge/mod.ts";
 import { serveWayIn } from "../../../../core/agent_bridge/mod.ts";
 

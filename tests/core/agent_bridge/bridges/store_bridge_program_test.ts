@@ -11,9 +11,9 @@ import {
   makeFifo,
   nextStart,
   startsCounted,
-} from "../../harness/store/driver_command.ts";
-import { message, SHORT_TURN_ANSWERS, shortTurnCalls } from "../../harness/store/store_contract.ts";
-import { startStoreRig } from "./store_rig.ts";
+} from "../../../support/store_driver.ts";
+import { message, SHORT_TURN_ANSWERS, shortTurnCalls } from "../../../support/store_contract.ts";
+import { startStoreRig } from "./_support.ts";
 
 /** A short turn's dozen store calls (TRN-16), one after another as a turn makes them. */
 async function aShortTurn(store: OpenStore): Promise<unknown[]> {

@@ -3,13 +3,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeKey, newAgentKey } from "../../../../core/base/mod.ts";
 import { storeSocketPath } from "../../../../core/agent/mod.ts";
-import { AGENT_ID, agentFixture, runPlan, sandboxTest } from "../../../sandbox/_support.ts";
-import { driverCommand } from "../../harness/store/driver_command.ts";
+import { AGENT_ID, agentFixture, runPlan, sandboxTest } from "../../../support/sandbox.ts";
+import { driverCommand } from "../../../support/store_driver.ts";
 import { sqliteStorePath } from "../../../../core/agent_bridge/mod.ts";
 import { serveStoreBridge } from "../../../../core/agent_bridge/mod.ts";
 
 const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
-const INSIDE = fileURLToPath(new URL("./_inside_store_call.ts", import.meta.url));
+const INSIDE = fileURLToPath(new URL("./_store_call_child.ts", import.meta.url));
 
 sandboxTest(
   "the harness in its sandbox appends through the store bridge; the driver runs outside and its credential stays there (TRN-14)",

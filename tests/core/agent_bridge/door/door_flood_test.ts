@@ -1,13 +1,13 @@
 /**
  * Another local user's flood of unproven connections against a real door, a real bridge and a
- * real proxy, each in a process of its own (flood_child.ts) whose descriptor limit the test
+ * real proxy, each in a process of its own (_flood_child.ts) whose descriptor limit the test
  * lowers, so EMFILE really happens (issue 9, item 8; BRG-12, BRG-13).
  */
 import assert from "node:assert/strict";
 import { callBridge } from "../../../../link_bridge/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
-import { OtherUserClient, otherUsersUnavailable } from "../../../link_bridge/other_user.ts";
-import { type FloodTarget, provedCallOn, startFloodTarget } from "../../../link_bridge/_support.ts";
+import { OtherUserClient, otherUsersUnavailable } from "../../../support/other_user.ts";
+import { type FloodTarget, provedCallOn, startFloodTarget } from "./_support.ts";
 import { DOOR_PLACES_PER_USER } from "../../../../core/agent_bridge/door/mod.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();

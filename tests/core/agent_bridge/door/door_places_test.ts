@@ -9,9 +9,9 @@ import { encodeKey, makeProof, newAgentKey, newChallenge } from "../../../../cor
 import { type EndpointHandler, serveEndpoint } from "../../../../connections/mod.ts";
 import { miniHarnessHandler } from "../../../../core/adapters/mini/mod.ts";
 import { FakeClock } from "../../../support/fake_clock.ts";
-import { OtherUserClient, otherUsersUnavailable } from "../../../link_bridge/other_user.ts";
-import { RawClient } from "../../../link_bridge/raw_client.ts";
-import { type LineConn, provedCallOn, readResponse } from "../../../link_bridge/_support.ts";
+import { OtherUserClient, otherUsersUnavailable } from "../../../support/other_user.ts";
+import { RawClient } from "../../../support/raw_client.ts";
+import { type LineConn, provedCallOn, readResponse } from "./_support.ts";
 import { provesCaller } from "../../../../core/agent_bridge/door/mod.ts";
 import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
 import { type Door } from "../../../../core/agent_bridge/door/mod.ts";

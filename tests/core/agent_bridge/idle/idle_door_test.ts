@@ -11,7 +11,7 @@ import {
   StalledAnswer,
   untilState,
   writeText,
-} from "./_idle_fixture.ts";
+} from "./_support.ts";
 
 const ID = "a1b2c3d4";
 const MINUTE = 60_000;

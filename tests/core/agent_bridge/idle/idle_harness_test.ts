@@ -12,7 +12,7 @@ import {
 import { openEndpoint } from "../../../../connections/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { FakeClock, runJson, type TempHome, tempHome } from "../../../support/mod.ts";
-import { doorOver, IDLE_AFTER_MS, untilState } from "./_idle_fixture.ts";
+import { doorOver, IDLE_AFTER_MS, untilState } from "./_support.ts";
 import { type AgentStarter } from "../../../../core/agent/launch/mod.ts";
 
 /** Link Harness in this process for one agent of a temp home: started and stopped as the door says. */

@@ -4,7 +4,7 @@ import { decodeKey } from "../../../../core/base/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runJson, tempHome } from "../../../support/mod.ts";
-import { logEntries, serviceLog, waitForLog } from "./_service_log.ts";
+import { logEntries, serviceLog, waitForLog } from "../../../support/service_log.ts";
 
 // Real roles as processes on Link Harness, idle_after shortened in the agent's spec; the bridge
 // logs each idle check at debug level, which the test waits on.

@@ -4,8 +4,8 @@ import { decodeKey } from "../../../../core/base/mod.ts";
 import { services } from "../../../../core/agent/mod.ts";
 import { openEndpoint } from "../../../../connections/mod.ts";
 import { runCli, runJson, type TempHome, tempHome } from "../../../support/mod.ts";
-import { processesNaming, processTree } from "./agent_processes.ts";
-import { logEntries, serviceLog, waitForLog } from "./_service_log.ts";
+import { processesNaming, processTree } from "../../../support/agent_processes.ts";
+import { logEntries, serviceLog, waitForLog } from "../../../support/service_log.ts";
 
 // These tests run the real roles as processes (lnk agent start, the detached backend) and drive
 // idle_after with a short value in the agent's spec, waiting on the services' log lines.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { checkProof, newAgentKey, newChallenge } from "../../../../core/base/mod.ts";
 import { Http1Connection, openEndpoint, readText } from "../../../../connections/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 const TWO_MAINS = [
   { id: "aaaaaa11", owner: "acct-alice", name: "main" },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { FakeClock } from "../../../support/mod.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 Deno.test("a message longer than the model's context is refused with a hint, and nothing is written or sent", async () => {
   await using model = await serveFakeModel();

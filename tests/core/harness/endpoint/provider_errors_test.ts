@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { setLogSink } from "../../../../core/base/mod.ts";
 import { type FakeModel, serveFakeModel } from "../../../fakes/fake_model.ts";
 import { FakeClock } from "../../../support/mod.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 interface Case {
   name: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape, watchTurnWrites } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape, watchTurnWrites } from "../../../support/harness_fixture.ts";
 
 Deno.test("an answer finished after its caller went is kept, handed over until acknowledged, then gone (TRN-5, TRN-6, U-14)", async () => {
   await using model = await serveFakeModel();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildSystemPrompt, firstDescriptionLine, listSkills } from "../../../../core/harness/prompt/mod.ts";
-import { toolFixture } from "../tools/tool_fixture.ts";
+import { toolFixture } from "../../../support/tool_fixture.ts";
 
 Deno.test("buildSystemPrompt() is byte-identical across two builds of the same files (PRN-2)", async () => {
   await using fx = await toolFixture();

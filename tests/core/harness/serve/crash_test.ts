@@ -5,7 +5,7 @@ import { NOT_MADE } from "../../../../core/harness/mod.ts";
 import { heldDir, sendChat } from "../../../../connections/link/mod.ts";
 import { type FakeModel, serveFakeModel } from "../../../fakes/fake_model.ts";
 import { type TempHome, tempHome } from "../../../support/mod.ts";
-import { prompt, shape } from "../_harness_fixture.ts";
+import { prompt, shape } from "../../../support/harness_fixture.ts";
 import {
   connect,
   createServedAgent,
@@ -14,7 +14,7 @@ import {
   socketIn,
   startHarness,
   storedEvents,
-} from "./_harness_process.ts";
+} from "./_support.ts";
 
 /** One point of a turn where the harness is killed, and what the conversation holds then and after. */
 interface KillPoint {

@@ -5,7 +5,7 @@ import { Http1Connection, openEndpoint, readText } from "../../../../connections
 import { openHarnessEndpoint } from "../../../../core/harness/serve/harness_endpoint.ts";
 import { servedHeads } from "../../../../core/harness/serve/served_heads.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { fixtureAgent } from "../_harness_fixture.ts";
+import { fixtureAgent } from "../../../support/harness_fixture.ts";
 
 const SESSION_NEW = {
   jsonrpc: "2.0",

@@ -4,15 +4,8 @@ import { thisHolder } from "../../../../core/harness/mod.ts";
 import { filesStore, type StoredEvent } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { tempHome } from "../../../support/mod.ts";
-import { prompt, shape } from "../_harness_fixture.ts";
-import {
-  connect,
-  createServedAgent,
-  keptOf,
-  socketIn,
-  startHarness,
-  storedEvents,
-} from "./_harness_process.ts";
+import { prompt, shape } from "../../../support/harness_fixture.ts";
+import { connect, createServedAgent, keptOf, socketIn, startHarness, storedEvents } from "./_support.ts";
 import { join } from "node:path";
 
 /** Checks a conversation: turns one after another, never two open at once, each message answered once. */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { filesStore, programStore, sqliteStore } from "../../../../core/harness/store/mod.ts";
-import { driverCommand } from "./driver_command.ts";
-import { type StoreBacking, storeContractTests } from "./store_contract.ts";
+import { driverCommand } from "../../../support/store_driver.ts";
+import { type StoreBacking, storeContractTests } from "../../../support/store_contract.ts";
 
 async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const path = await Deno.makeTempDir({ prefix: "lnk-store-" });

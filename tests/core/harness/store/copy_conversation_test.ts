@@ -8,7 +8,7 @@ import {
   type OpenStore,
   sqliteStore,
 } from "../../../../core/harness/store/mod.ts";
-import { message } from "./store_contract.ts";
+import { message } from "../../../support/store_contract.ts";
 
 const AT = Date.UTC(2025, 0, 1);
 

@@ -5,7 +5,7 @@ import {
   conversationFromFolder,
   filesStore,
 } from "../../../../core/harness/store/mod.ts";
-import { leaseOf, message } from "./store_contract.ts";
+import { leaseOf, message } from "../../../support/store_contract.ts";
 
 async function tempChats(): Promise<{ root: string; [Symbol.asyncDispose](): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "lnk-store-files-" });

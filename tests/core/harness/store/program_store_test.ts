@@ -12,8 +12,8 @@ import {
   makeFifo,
   nextStart,
   startsCounted,
-} from "./driver_command.ts";
-import { leaseOf, message, SHORT_TURN_ANSWERS, shortTurnCalls } from "./store_contract.ts";
+} from "../../../support/store_driver.ts";
+import { leaseOf, message, SHORT_TURN_ANSWERS, shortTurnCalls } from "../../../support/store_contract.ts";
 
 async function tempDir(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const path = await Deno.makeTempDir({ prefix: "lnk-store-program-" });
@@ -149,7 +149,7 @@ Deno.test({
   name: "programStore() works with a driver written in Python that speaks the protocol (TRN-17)",
   ignore: !HAS_PYTHON,
   async fn() {
-    const script = fileURLToPath(new URL("./memory_driver.py", import.meta.url));
+    const script = fileURLToPath(new URL("./_memory_driver_child.py", import.meta.url));
     await using store = programStore({ command: ["python3", script], serve: true });
     assert.deepEqual(await aShortTurn(store), SHORT_TURN_ANSWERS);
     assert.equal(await store.append("link:main", 1, message("again")), "conflict");

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { filesStore, type OpenStore, sqliteStore } from "../../../../core/harness/store/mod.ts";
-import { denoScript } from "./driver_command.ts";
-import { leaseOf } from "./store_contract.ts";
+import { denoScript } from "../../../support/store_driver.ts";
+import { leaseOf } from "../../../support/store_contract.ts";
 
 const ROUNDS = 200;
 const LAPSE = 60_000;
 
-/** A racer process (race_child.ts): send it a line, read its one-line answer. */
+/** A racer process (_race_child.ts): send it a line, read its one-line answer. */
 function startRacer(kind: string, root: string) {
-  const [exe, ...args] = denoScript("./race_child.ts", [kind, root]);
+  const [exe, ...args] = denoScript(new URL("./_race_child.ts", import.meta.url), [kind, root]);
   const child = new Deno.Command(exe!, { args, stdin: "piped", stdout: "piped", stderr: "inherit" }).spawn();
   const input = child.stdin.getWriter();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { filesStore, serveStoreDriver } from "../../../../core/harness/store/mod.ts";
-import { leaseOf, message } from "./store_contract.ts";
+import { leaseOf, message } from "../../../support/store_contract.ts";
 
 function linesIn(lines: string[], keepOpen = false): ReadableStream<Uint8Array> {
   return new ReadableStream({

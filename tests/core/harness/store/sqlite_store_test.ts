@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { sqliteStore } from "../../../../core/harness/store/mod.ts";
-import { leaseOf, message } from "./store_contract.ts";
+import { leaseOf, message } from "../../../support/store_contract.ts";
 
 async function tempDb(): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "lnk-store-sqlite-" });

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { roleArgv } from "../../../../core/base/mod.ts";
 import { programStore } from "../../../../core/harness/store/mod.ts";
-import { denoScript } from "./driver_command.ts";
-import { message } from "./store_contract.ts";
+import { denoScript, STORE_DRIVER_CHILD } from "../../../support/store_driver.ts";
+import { message } from "../../../support/store_contract.ts";
 
 Deno.test({
   name: "lnk store driver --kind files --serve answers through main.ts (TRN-16)",
@@ -32,7 +32,7 @@ Deno.test("runStoreDriverRole() refuses an unknown kind and missing flags with U
   for (
     const args of [["--kind", "postgres", "--root", "x"], ["--kind", "files"], ["--root", "x", "--bogus"]]
   ) {
-    const [exe, ...rest] = denoScript("./driver_main.ts", args);
+    const [exe, ...rest] = denoScript(STORE_DRIVER_CHILD, args);
     const out = await new Deno.Command(exe!, { args: rest, stdin: "null", stdout: "piped", stderr: "piped" })
       .output();
     assert.equal(out.success, false, args.join(" "));

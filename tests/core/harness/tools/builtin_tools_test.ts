@@ -7,7 +7,7 @@ import {
   toolDefinitions,
 } from "../../../../core/harness/tools/mod.ts";
 import { SandboxSpec } from "../../../../sandbox/mod.ts";
-import { toolFixture } from "./tool_fixture.ts";
+import { toolFixture } from "../../../support/tool_fixture.ts";
 
 const ALL = [
   "list_files",

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { ConfinedRun, runTool } from "../../../../core/harness/tools/mod.ts";
 import { ConfinedSpawner } from "../../../../sandbox/mod.ts";
 import { FakeClock } from "../../../support/mod.ts";
-import { call, toolFixture } from "./tool_fixture.ts";
+import { call, toolFixture } from "../../../support/tool_fixture.ts";
 
 const NO_LANDLOCK: string | undefined = await ConfinedSpawner.start([]).then(
   (s) => s[Symbol.asyncDispose]().then(() => undefined),

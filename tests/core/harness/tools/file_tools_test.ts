@@ -6,7 +6,7 @@ import {
   readFileTool,
   writeFileTool,
 } from "../../../../core/harness/tools/mod.ts";
-import { call, firstLine, toolFixture } from "./tool_fixture.ts";
+import { call, firstLine, toolFixture } from "../../../support/tool_fixture.ts";
 
 const read = readFileTool();
 const write = writeFileTool();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type RunCommandOptions, runTool } from "../../../../core/harness/tools/mod.ts";
 import { FakeClock } from "../../../support/mod.ts";
-import { call, firstLine, toolFixture } from "./tool_fixture.ts";
+import { call, firstLine, toolFixture } from "../../../support/tool_fixture.ts";
 
 /** A folder of programs for PATH: `hello` and `python3`, each a small sh script. */
 async function programs(root: string): Promise<string> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { skillReadTool } from "../../../../core/harness/tools/mod.ts";
-import { call, firstLine, toolFixture } from "./tool_fixture.ts";
+import { call, firstLine, toolFixture } from "../../../support/tool_fixture.ts";
 
 const skillRead = skillReadTool();
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { webFetchTool } from "../../../../core/harness/tools/mod.ts";
 import { FakeClock } from "../../../support/mod.ts";
-import { serveFakeProxy } from "./fake_proxy.ts";
-import { call, toolFixture } from "./tool_fixture.ts";
+import { serveFakeProxy } from "./_support.ts";
+import { call, toolFixture } from "../../../support/tool_fixture.ts";
 
 const SECRET = "s3cr3t-0123456789";
 const fetchTool = webFetchTool();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 Deno.test("a message is answered on its request, streamed as the model writes it (U-1)", async () => {
   await using model = await serveFakeModel();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { setLogSink } from "../../../../core/base/mod.ts";
 import { SUMMARY_OPENING, SUMMARY_REQUEST } from "../../../../core/harness/compaction/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 type Sent = { messages: { role: string; content: string }[] };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { ConversationEvent, OpenStore } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 /** A real files store whose writing of a turn's event is held until the test lets it on. */
 function turnHeldStore(inner: OpenStore) {

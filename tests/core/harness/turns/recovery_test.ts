@@ -4,7 +4,7 @@ import { NOT_MADE, thisHolder, type TurnAgent } from "../../../../core/harness/m
 import type { ConversationEvent, Lease } from "../../../../core/harness/store/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { FakeClock, settle } from "../../../support/mod.ts";
-import { harnessFixture, shape } from "../_harness_fixture.ts";
+import { harnessFixture, shape } from "../../../support/harness_fixture.ts";
 
 const AT = Date.UTC(2025, 0, 1);
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import type { StoredEvent } from "../../../../core/harness/store/mod.ts";
-import { type GatedStore, gatedStore } from "../_gated_store.ts";
-import { harnessFixture, prompt, shape, watchTurnWrites } from "../_harness_fixture.ts";
+import { type GatedStore, gatedStore } from "./_support.ts";
+import { harnessFixture, prompt, shape, watchTurnWrites } from "../../../support/harness_fixture.ts";
 
 /** How many answers list message `n`: a message is answered exactly once. */
 function answersOf(events: readonly StoredEvent[], n: number): number {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
-import { harnessFixture, prompt, shape } from "../_harness_fixture.ts";
+import { harnessFixture, prompt, shape } from "../../../support/harness_fixture.ts";
 
 Deno.test("a tool-using turn: the call and its result are events, the model reads the result, the answer streams", async () => {
   await using model = await serveFakeModel();

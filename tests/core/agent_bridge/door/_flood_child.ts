@@ -13,7 +13,7 @@ import { encodeKey, newAgentKey, readFdLimit, Secret, setFdLimit } from "../../.
 import { serveEndpoint } from "../../../../connections/mod.ts";
 import { miniHarnessHandler } from "../../../../core/adapters/mini/mod.ts";
 import { serveProxy } from "../../../../proxy/mod.ts";
-import { serveDemoBridge } from "../../../link_bridge/demo_bridge.ts";
+import { serveDemoBridge } from "../../../support/demo_bridge.ts";
 import { serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
 
 // As main.ts does for every role. Deno sets up its signal handling lazily, a second or so after

@@ -1,5 +1,5 @@
 /**
- * What the proxy's tests share. Nothing here sends a packet beyond loopback: the dialler records
+ * What tests that run Link's proxy share. Nothing here sends a packet beyond loopback: the dialler records
  * the checked address and connects to a loopback fake instead (or refuses), and the resolver
  * answers from the test's own table.
  */

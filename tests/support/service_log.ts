@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { TempHome } from "../../../support/mod.ts";
+import type { TempHome } from "./temp_home.ts";
 
 /** One JSON log line of a service. */
 export type LogEntry = Record<string, unknown> & { msg?: string; level?: string };

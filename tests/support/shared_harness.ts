@@ -1,16 +1,17 @@
 /**
- * What the shared harness's tests share: agents on a hosted model (reached only through each one's
- * own proxy, which a test points at the loopback fake standing in for the provider), started as
- * their bridges start them, in this process, with `shared_harness = true` in machine.toml.
+ * What the shared harness's tests and bench share: agents on a hosted model (reached only through
+ * each one's own proxy, which a test points at the loopback fake standing in for the provider),
+ * started as their bridges start them, in this process, with `shared_harness = true` in machine.toml.
  */
 import { join } from "node:path";
-import { agentContext, bindKey, layoutOf, loadSettings } from "../../../core/agent/mod.ts";
-import { prepareAgentLaunch } from "../../../core/agent/launch/agent_launch.ts";
-import type { HarnessProcess } from "../../../core/agent/launch/harness_process.ts";
-import type { ProxyUpstream } from "../../../sandbox/mod.ts";
-import type { FakeModel } from "../../fakes/fake_model.ts";
-import { runJson, type TempHome } from "../../support/mod.ts";
-import { askEndpoint, type TestAgent, toolResult } from "../agent/sandboxed/_support.ts";
+import { agentContext, bindKey, layoutOf, loadSettings } from "../../core/agent/mod.ts";
+import { prepareAgentLaunch } from "../../core/agent/launch/agent_launch.ts";
+import type { HarnessProcess } from "../../core/agent/launch/harness_process.ts";
+import type { ProxyUpstream } from "../../sandbox/mod.ts";
+import type { FakeModel } from "../fakes/fake_model.ts";
+import { runJson } from "./run_cli.ts";
+import type { TempHome } from "./temp_home.ts";
+import { askEndpoint, type TestAgent, toolResult } from "./sandboxed_agent.ts";
 
 export const REAL_KEY = "sk-real-0123456789abcdef";
 const OPENAI_ADDRESS = "104.18.7.192";

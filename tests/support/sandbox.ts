@@ -1,7 +1,7 @@
 /**
- * What the sandbox's tests share: one check for a working bubblewrap (tests are ignored, with the
- * reason printed, where it is missing), and an agent fixture in a temporary home with everything a
- * sandbox must hide beside what it must show, run in a real sandbox.
+ * What every test that runs a real sandbox shares: one check for a working bubblewrap (tests are
+ * ignored, with the reason printed, where it is missing), and an agent fixture in a temporary home
+ * with everything a sandbox must hide beside what it must show, run in a real sandbox.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -264,7 +264,7 @@ export function attack(
   });
 }
 
-/** A sandbox started by a child process of the test (_orphan_entry.ts), ready, its holders reachable. */
+/** A sandbox started by a child process of the test (_orphan_child.ts), ready, its holders reachable. */
 export interface OrphanSandbox extends AsyncDisposable {
   /** The child process that started the sandbox: kill it to see the sandbox die with it. */
   readonly parent: Deno.ChildProcess;
@@ -273,7 +273,7 @@ export interface OrphanSandbox extends AsyncDisposable {
 }
 
 /**
- * Starts _orphan_entry.ts, whose sandbox's program and a daemon of its own sleep for ever holding
+ * Starts _orphan_child.ts, whose sandbox's program and a daemon of its own sleep for ever holding
  * a FIFO in its home, and waits for the program's "ready" on it.
  */
 export async function orphanSandbox(): Promise<OrphanSandbox> {
@@ -281,7 +281,7 @@ export async function orphanSandbox(): Promise<OrphanSandbox> {
   await Deno.mkdir(`${home}/harness`, { mode: 0o700 });
   const made = await new Deno.Command("mkfifo", { args: ["-m", "0600", `${home}/harness/out`] }).output();
   assert.ok(made.success);
-  const entry = fileURLToPath(new URL("./_orphan_entry.ts", import.meta.url));
+  const entry = fileURLToPath(new URL("./_orphan_child.ts", import.meta.url));
   const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
   const parent = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--cached-only", "--config", config, entry, home],

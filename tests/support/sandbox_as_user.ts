@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { agentFixture, NO_BWRAP, type RunOptions, type RunResult } from "./_support.ts";
+import { agentFixture, NO_BWRAP, type RunOptions, type RunResult } from "./sandbox.ts";
 
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-const ENTRY = fileURLToPath(new URL("./_user_entry.ts", import.meta.url));
+const ENTRY = fileURLToPath(new URL("./_as_user_child.ts", import.meta.url));
 
 /** A uid of its own for this test process, so no other process counts against its limits. */
 export const OTHER_UID: number = 61000 + (Deno.pid % 4000);

@@ -9,9 +9,9 @@ import {
   proofLineFor,
   provenCall,
   startRig,
-} from "./conformance_kit.ts";
-import { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
-import { RawClient } from "./raw_client.ts";
+} from "./_support.ts";
+import { OtherUserClient, otherUsersUnavailable } from "../support/other_user.ts";
+import { RawClient } from "../support/raw_client.ts";
 
 const OTHER_USERS = await otherUsersUnavailable();
 

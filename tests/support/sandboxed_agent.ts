@@ -1,16 +1,17 @@
 /**
- * What the sandboxed agent's tests share: agents started by `lnk agent start` in real bubblewrap
+ * What the tests of a sandboxed agent share: agents started by `lnk agent start` in real bubblewrap
  * (ignored, with the reason printed, where it cannot run), their service log, and what the
  * harness's run tool printed inside, read back from the model's next request.
  */
 import { join } from "node:path";
-import { type AgentLayout, layoutOf, loadSettings } from "../../../../core/agent/mod.ts";
-import { readKey } from "../../../../core/agent/mod.ts";
-import { openEndpoint } from "../../../../connections/mod.ts";
-import type { FakeModel, FakeModelRequest } from "../../../fakes/fake_model.ts";
-import { runJson, type TempHome } from "../../../support/mod.ts";
-import { NO_BWRAP } from "../../../sandbox/_support.ts";
-import { logEntries, type LogEntry, serviceLog } from "../../agent_bridge/idle/_service_log.ts";
+import { type AgentLayout, layoutOf, loadSettings } from "../../core/agent/mod.ts";
+import { readKey } from "../../core/agent/mod.ts";
+import { openEndpoint } from "../../connections/mod.ts";
+import type { FakeModel, FakeModelRequest } from "../fakes/fake_model.ts";
+import { runJson } from "./run_cli.ts";
+import type { TempHome } from "./temp_home.ts";
+import { NO_BWRAP } from "./sandbox.ts";
+import { logEntries, type LogEntry, serviceLog } from "./service_log.ts";
 
 /** A test needing a real sandbox: ignored, never passed, where bubblewrap cannot run. */
 export function sandboxedTest(name: string, fn: () => Promise<void>): void {
@@ -35,7 +36,7 @@ export async function createAgent(home: TempHome, model: FakeModel, harness = "l
 }
 
 /** One JSON line of a service's log. */
-export type { LogEntry } from "../../agent_bridge/idle/_service_log.ts";
+export type { LogEntry } from "./service_log.ts";
 
 /** The log lines so far of the agent's bridge, which runs its harness (the detached backend's log file). */
 export function agentLog(home: TempHome, id: string): Promise<LogEntry[]> {

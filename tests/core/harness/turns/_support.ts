@@ -1,4 +1,4 @@
-import type { OpenStore } from "../../../core/harness/store/mod.ts";
+import type { OpenStore } from "../../../../core/harness/store/mod.ts";
 
 /** A pause armed at a store call: `reached` resolves when the call gets there, `open()` lets it on. */
 export interface Pause {

@@ -1,16 +1,19 @@
 import { fileURLToPath } from "node:url";
 
-const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 
-/** The command line running a test program of this folder with Deno, as a driver or a racer. */
-export function denoScript(script: string, args: string[]): string[] {
-  const path = fileURLToPath(new URL(script, import.meta.url));
+/** Link's store driver role as a program of its own (_store_driver_child.ts), for denoScript. */
+export const STORE_DRIVER_CHILD: URL = new URL("./_store_driver_child.ts", import.meta.url);
+
+/** The command line running a test program with Deno, as a driver or a racer. */
+export function denoScript(script: URL, args: string[]): string[] {
+  const path = fileURLToPath(script);
   return [Deno.execPath(), "run", "-A", "--cached-only", "--config", CONFIG, path, ...args];
 }
 
-/** The command line of Link's own store driver role (through driver_main.ts). */
+/** The command line of Link's own store driver role (through _store_driver_child.ts). */
 export function driverCommand(kind: "files" | "sqlite", root: string, serve: boolean): string[] {
-  return denoScript("./driver_main.ts", ["--kind", kind, "--root", root, ...(serve ? ["--serve"] : [])]);
+  return denoScript(STORE_DRIVER_CHILD, ["--kind", kind, "--root", root, ...(serve ? ["--serve"] : [])]);
 }
 
 /** Wraps a command so each process it starts appends its pid to `pidFile` (exec keeps the pid). */

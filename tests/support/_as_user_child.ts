@@ -1,6 +1,6 @@
-// Run by _other_user.ts as another uid: makes the agent fixture in the home given and runs one
+// Run by sandbox_as_user.ts as another uid: makes the agent fixture in the home given and runs one
 // script in its sandbox, printing what it printed as one line of JSON. The test removes the home.
-import { agentFixture, type RunOptions } from "./_support.ts";
+import { agentFixture, type RunOptions } from "./sandbox.ts";
 
 const [home, json] = Deno.args;
 const { script, ...options } = JSON.parse(json!) as RunOptions & { script: string };

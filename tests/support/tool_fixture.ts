@@ -1,13 +1,8 @@
 import { join } from "node:path";
-import { SYSTEM_CLOCK } from "../../../../core/base/mod.ts";
-import type { Clock } from "../../../../core/base/mod.ts";
-import type {
-  AgentFolders,
-  HarnessTool,
-  ToolContext,
-  ToolResult,
-} from "../../../../core/harness/tools/mod.ts";
-import { SandboxSpec } from "../../../../sandbox/mod.ts";
+import { SYSTEM_CLOCK } from "../../core/base/mod.ts";
+import type { Clock } from "../../core/base/mod.ts";
+import type { AgentFolders, HarnessTool, ToolContext, ToolResult } from "../../core/harness/tools/mod.ts";
+import { SandboxSpec } from "../../sandbox/mod.ts";
 
 /** A real agent layout in a temp folder: Home, Agent/ with its collections, and a folder outside both. */
 export interface ToolFixture extends AsyncDisposable {

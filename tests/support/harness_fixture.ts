@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { type AgentKey, type Clock, newAgentKey, SYSTEM_CLOCK } from "../../../core/base/mod.ts";
+import { type AgentKey, type Clock, newAgentKey, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import {
   type AskResult,
   openEndpoint,
   type ProvenEndpoint,
   type SessionUpdate,
-} from "../../../connections/mod.ts";
+} from "../../connections/mod.ts";
 import {
   DEFAULT_TURNS,
   type HarnessServer,
@@ -16,12 +16,12 @@ import {
   type TurnAgent,
   type TurnSettings,
   type TurnTools,
-} from "../../../core/harness/mod.ts";
-import { filesStore, type OpenStore, type StoredEvent } from "../../../core/harness/store/mod.ts";
-import { builtinTools } from "../../../core/harness/tools/mod.ts";
-import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "../../../sandbox/mod.ts";
-import { harnessTurnTools } from "../../../core/harness/mod.ts";
-import type { FakeModel } from "../../fakes/fake_model.ts";
+} from "../../core/harness/mod.ts";
+import { filesStore, type OpenStore, type StoredEvent } from "../../core/harness/store/mod.ts";
+import { builtinTools } from "../../core/harness/tools/mod.ts";
+import { DEFAULT_SANDBOX_TOML, parseSandboxSpec } from "../../sandbox/mod.ts";
+import { harnessTurnTools } from "../../core/harness/mod.ts";
+import type { FakeModel } from "../fakes/fake_model.ts";
 
 /** One agent of a fixture: its folders and its turns' settings. */
 export interface FixtureAgentOptions {

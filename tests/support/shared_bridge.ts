@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import { type AgentKey, atomicWrite, decodeKey } from "../../../core/base/mod.ts";
-import { openEndpoint } from "../../../connections/mod.ts";
-import { runJson, type TempHome, tempHome } from "../../support/mod.ts";
+import { type AgentKey, atomicWrite, decodeKey } from "../../core/base/mod.ts";
+import { openEndpoint } from "../../connections/mod.ts";
+import { runJson } from "./run_cli.ts";
+import { type TempHome, tempHome } from "./temp_home.ts";
 
 /** What the tests read of `lnk agent status --json`. */
 export type Status = {
@@ -50,7 +51,7 @@ export function bridgesLog(home: TempHome): string {
 }
 
 /** Waiting on a service's log, as the idle tests do. */
-export { type LogEntry, waitForLog } from "../agent_bridge/idle/_service_log.ts";
+export { type LogEntry, waitForLog } from "./service_log.ts";
 
 /** The agent's bound key. */
 export async function keyOf(home: TempHome, id: string): Promise<AgentKey> {

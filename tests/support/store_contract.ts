@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ConversationEvent, Lease, OpenStore } from "../../../../core/harness/store/mod.ts";
+import type { ConversationEvent, Lease, OpenStore } from "../../core/harness/store/mod.ts";
 
 /** Where a driver keeps its conversations for one test; open() may be called more than once (two writers). */
 export interface StoreBacking extends AsyncDisposable {

@@ -3,7 +3,7 @@
 // not look at pid 1: it is outside the program's Landlock domain).
 import { LinkPaths } from "../../core/base/mod.ts";
 import { parseSandboxSpec, planSandbox, resolveSandboxInput, runSandboxed } from "../../sandbox/mod.ts";
-import { TEST_IDENTITY } from "./_support.ts";
+import { TEST_IDENTITY } from "../support/sandbox.ts";
 
 const home = Deno.args[0]!;
 const inherited = await Deno.lstat("/proc/self/fd/7").then(() => "yes", () => "no");

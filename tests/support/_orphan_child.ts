@@ -3,7 +3,7 @@
 // with its parent.
 import { LinkPaths } from "../../core/base/mod.ts";
 import { parseSandboxSpec, planSandbox, resolveSandboxInput, runSandboxed } from "../../sandbox/mod.ts";
-import { TEST_IDENTITY } from "./_support.ts";
+import { TEST_IDENTITY } from "./sandbox.ts";
 
 const home = Deno.args[0]!;
 const plan = planSandbox(
