@@ -9,6 +9,7 @@ import {
   writeAll,
 } from "../../base/mod.ts";
 import { PROOF_PATH } from "../../../connections/mod.ts";
+import { headerValues, parseRequestHead, type RequestHead } from "../../../http1/mod.ts";
 
 const log = logger("door");
 
@@ -58,18 +59,24 @@ export async function answerUnavailable(
 }
 
 /**
- * The `Link-Proof` header line for a proof request for the prover's agent, else "": the request's
- * first line is `GET /_link/proof`, its `Link-Agent-Id` the agent's and its `Link-Challenge` 64 hex.
+ * The `Link-Proof` header line for a proof request for the prover's agent, else "": the request,
+ * read by the HTTP/1.1 grammar, is `GET /_link/proof`, its one `Link-Agent-Id` the agent's and its
+ * one `Link-Challenge` 64 hex.
  */
 function proofHeader(head: string, prover: DoorProver): string {
-  const [first = "", ...lines] = head.split("\r\n");
-  if (first !== `GET ${PROOF_PATH} HTTP/1.1`) return "";
-  const field = (name: string) => {
-    const found = lines.filter((l) => l.toLowerCase().startsWith(`${name}:`));
-    return found.length === 1 ? found[0]!.slice(name.length + 1).trim() : undefined;
+  let request: RequestHead;
+  try {
+    request = parseRequestHead(head.split("\r\n"));
+  } catch {
+    return ""; // not a request HTTP/1.1 reads: no proof
+  }
+  if (request.method !== "GET" || request.target !== PROOF_PATH) return "";
+  const once = (name: string) => {
+    const values = headerValues(request.headers, name);
+    return values.length === 1 ? values[0] : undefined;
   };
-  const challenge = field("link-challenge");
-  if (field("link-agent-id") !== prover.agentId || !challenge || !/^[0-9a-f]{64}$/.test(challenge)) return "";
+  const challenge = once("link-challenge");
+  if (once("link-agent-id") !== prover.agentId || !challenge || !/^[0-9a-f]{64}$/.test(challenge)) return "";
   return `Link-Proof: ${makeProof(prover.key, "link-endpoint-v1", challenge, prover.agentId)}\r\n`;
 }
 
