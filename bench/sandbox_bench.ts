@@ -6,14 +6,9 @@
  * @module
  */
 import { LinkPaths } from "../core/base/mod.ts";
-import {
-  parseSandboxSpec,
-  planSandbox,
-  resolveSandboxInput,
-  RUN_IDENTITY,
-  runSandboxed,
-  runsAsRoot,
-} from "../sandbox/mod.ts";
+import { parseSandboxSpec, planSandbox, resolveSandboxInput, runSandboxed } from "../sandbox/mod.ts";
+import { RUN_IDENTITY } from "../core/spec/mod.ts";
+import { runsAsRoot } from "../core/spec/mod.ts";
 
 /** The medians measured, in milliseconds. */
 export interface SandboxBench {

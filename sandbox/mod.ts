@@ -86,11 +86,3 @@ export { closeInheritedFds } from "./inherited_fds.ts";
 export { ConfinedSpawner, type ConfinedSpawnOptions, type SpawnedChild } from "./confined_spawner.ts";
 /** A sandboxed program's lines, logged by Link as the program's own. */
 export { type OutputFields, ProgramOutput } from "./program_output.ts";
-/** Who a root-run sandbox's program is: an unprivileged uid of its own, and Link's range of them. */
-export {
-  isSandboxUid,
-  RUN_IDENTITY,
-  runsAsRoot,
-  SANDBOX_UIDS,
-  type SandboxIdentity,
-} from "../core/spec/mod.ts";

@@ -14,11 +14,11 @@ import {
   type RelayRule,
   resolveSandboxInput,
   runSandboxed,
-  runsAsRoot,
-  SANDBOX_UIDS,
-  type SandboxIdentity,
   type SandboxPlan,
 } from "../../sandbox/mod.ts";
+import { SANDBOX_UIDS } from "../../core/spec/mod.ts";
+import { type SandboxIdentity } from "../../core/spec/mod.ts";
+import { runsAsRoot } from "../../core/spec/mod.ts";
 
 /** The relay role as Link starts it inside a sandbox: `lnk sandbox relay` through main.ts. */
 export const RELAY_LAUNCHER: readonly string[] = roleArgv(["sandbox", "relay"]);

@@ -7,7 +7,6 @@ import {
   type GrantFlags,
   parseSandboxSpec,
   type SandboxAgent,
-  type SandboxIdentity,
   type SandboxInput,
   type SandboxSpec,
   type SpecSource,
@@ -20,6 +19,7 @@ import { type AgentLayout, layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
 import { sandboxIdentity } from "../sandbox_uid.ts";
 import { type HarnessLayer, loadHarnessLayer } from "./harness_layer.ts";
+import { type SandboxIdentity } from "../../spec/mod.ts";
 
 /** What an agent's harness runs with: both grant layers, its folders and its own home. */
 export interface HarnessPolicy {

@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bindKey, updateSettings } from "../../../../core/agent/mod.ts";
 import * as grants from "../../../../core/agent/grants/mod.ts";
-import { runsAsRoot, SANDBOX_UIDS } from "../../../../sandbox/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { contextOf, newAgent, NO_NETWORK, RELAY_LAUNCHER, sandboxTest } from "./_support.ts";
 import { cgroupPlaces } from "../../../../sandbox/cgroups.ts";
 import { lnkAsUser, NO_OTHER_USER, userHome } from "../../../support/sandbox_as_user.ts";
+import { SANDBOX_UIDS } from "../../../../core/spec/mod.ts";
+import { runsAsRoot } from "../../../../core/spec/mod.ts";
 
 const OPTIONS = { launcher: RELAY_LAUNCHER, modelCandidates: [], proxy: NO_NETWORK };
 
