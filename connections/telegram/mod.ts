@@ -14,3 +14,14 @@ export { newPairingCode } from "./pairing_code.ts";
 export { PAIRING_STRIKES, pairTelegramOwner, type TelegramOwner } from "./pair_telegram_owner.ts";
 /** Splits an answer at Telegram's limit, never inside a code block if it can be helped. */
 export { splitAnswer, TELEGRAM_LIMIT } from "./split_answer.ts";
+/** Carries the owner's private chat to the agent's endpoint and each answer back, until stopped. */
+export { carryTelegram, type CarryTelegramOptions } from "./carry_telegram.ts";
+/** How the carrier is: polling, reconnecting or failed, with why. */
+export { type TelegramState } from "./telegram_state.ts";
+/** The reply to a message with no text. */
+export { ONLY_TEXT_REPLY } from "./answer_update.ts";
+/** Streaming an answer: how often it is edited, and how often typing is shown again. */
+export { EDIT_EVERY_MS, TYPING_EVERY_MS } from "./answer_stream.ts";
+/** The inbox of kept updates and the kept offset, in the connection's folder. */
+export { inboxDir } from "./inbox.ts";
+export { offsetPath } from "./update_offset.ts";
