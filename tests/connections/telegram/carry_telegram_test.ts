@@ -118,7 +118,9 @@ Deno.test("carryTelegram() restarted between making an answer and sending it sen
   await advanceUntil(t.clock, () => [...Deno.readDirSync(inboxDir(t.stateDir))].length === 0);
   assert.deepEqual(t.fake.sent(t.chat.id).map((m) => m.text), ["The answer made before the crash"]);
   assert.equal(t.model.requests.length, 0);
-  assert.deepEqual(t.fake.calls.filter((c) => c.method === "getUpdates").map((c) => c.params.offset), [42]);
+  // It polls from the kept offset only: however many polls ran, none asked for the kept update again.
+  const offsets = new Set(t.fake.calls.filter((c) => c.method === "getUpdates").map((c) => c.params.offset));
+  assert.deepEqual([...offsets], [42]);
 });
 
 Deno.test("carryTelegram() restarted after fetching an update and before answering it answers it once", async () => {
