@@ -35,8 +35,7 @@ export function telegramFailure(account: TelegramAccount, err: unknown, action: 
   const cause = new Error(reasonOf(account, err));
   if (isTokenRefused(err)) {
     return new LinkError("REFUSED", `${action}: Telegram refused it`, {
-      hint:
-        "Copy the bot's token again from @BotFather (/token), then run `lnk agent connect telegram` again",
+      hint: "Copy the bot's token again from @BotFather (/token), then connect Telegram to the agent again",
       cause,
     });
   }

@@ -70,7 +70,7 @@ export async function pairTelegramOwner(
     "TIMEOUT",
     "Cannot pair the owner on Telegram: nobody sent the code before it expired",
     {
-      hint: "Run `lnk agent connect telegram` again and send the new code to the bot in a private chat",
+      hint: "Connect Telegram to the agent again and send the new code to the bot in a private chat",
     },
   );
 }

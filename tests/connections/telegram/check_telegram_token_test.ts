@@ -19,7 +19,7 @@ Deno.test("checkTelegramToken() refuses a token Telegram refuses, naming no toke
   assert.equal(err.message, "Cannot use the Telegram token: Telegram refused it");
   assert.equal(
     err.hint,
-    "Copy the bot's token again from @BotFather (/token), then run `lnk agent connect telegram` again",
+    "Copy the bot's token again from @BotFather (/token), then connect Telegram to the agent again",
   );
   assert.ok(!JSON.stringify([err.message, err.hint, err.cause?.message]).includes(fake.token));
 });
