@@ -8,6 +8,10 @@
  * waits for a call, and injects faults (429 with retry_after, 5xx, garbage, dropped polls, revoked
  * tokens).
  *
+ * A dropped connection is what a network does: closed with no byte of an answer. Deno's HTTP client
+ * (under grammY's node-fetch) sends a request again when a reused keep-alive connection closes so,
+ * so there grammY sees one more call; on a fresh connection it sees an HttpError.
+ *
  * Importing this module sets node's `process.noDeprecation`, so grammY's node-fetch does not print
  * its punycode deprecation warning: import it before grammy.
  */
