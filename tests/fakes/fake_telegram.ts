@@ -9,14 +9,14 @@
  * tokens).
  *
  * A dropped connection is what a network does: closed with no byte of an answer. Deno's HTTP client
- * (under grammY's node-fetch) sends a request again when a reused keep-alive connection closes so,
+ * (under grammY's node-fetch) sends a request again when a reused keep-alive connection closes that way,
  * so there grammY sees one more call; on a fresh connection it sees an HttpError.
  *
  * Importing this module sets node's `process.noDeprecation`, so grammY's node-fetch does not print
  * its punycode deprecation warning: import it before grammy.
  */
 import process from "node:process";
-import { type Clock, SYSTEM_CLOCK } from "../../core/base/clock.ts";
+import { type Clock, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import { DROP, type LoopbackServer, serveLoopback } from "./telegram/loopback_server.ts";
 import { renderText, type TgEntity } from "./telegram/rendered_text.ts";
 
@@ -612,7 +612,7 @@ export class FakeTelegram implements AsyncDisposable {
     const chat = this.#chatParam(p);
     const message = this.#messageParam(chat, p, "message to edit not found");
     if (message.from?.id !== this.bot.id) throw badRequest("message can't be edited");
-    const rendered = this.#renderedParam(p);
+    const rendered = this.#renderedParam(p, "MESSAGE_TOO_LONG");
     const markup = jsonParam(p, "reply_markup");
     const sameText = message.text === rendered.text &&
       JSON.stringify(message.entities ?? []) === JSON.stringify(rendered.entities);
@@ -627,11 +627,15 @@ export class FakeTelegram implements AsyncDisposable {
     return structuredClone(message);
   }
 
-  #renderedParam(p: Record<string, unknown>): { text: string; entities: TgEntity[] } {
+  /** The text parameter rendered; too long is "message is too long" when sent, MESSAGE_TOO_LONG when edited. */
+  #renderedParam(
+    p: Record<string, unknown>,
+    tooLong = "message is too long",
+  ): { text: string; entities: TgEntity[] } {
     const rendered = renderText(stringParam(p, "text") ?? "", stringParam(p, "parse_mode"));
     if (!rendered.ok) throw badRequest(rendered.reason);
     if (rendered.text.trim() === "") throw badRequest("message text is empty");
-    if (rendered.text.length > TELEGRAM_TEXT_LIMIT) throw badRequest("message is too long");
+    if (rendered.text.length > TELEGRAM_TEXT_LIMIT) throw badRequest(tooLong);
     return rendered;
   }
 

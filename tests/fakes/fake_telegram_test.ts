@@ -151,7 +151,7 @@ Deno.test("sendMessage refuses an empty text, one over 4096 characters, a missin
   assert.deepEqual(tg.sent(chat.id).map((m) => m.message_id), [full.message_id]);
 });
 
-Deno.test("editMessageText edits in place, and says when nothing changed or the message is missing", async () => {
+Deno.test("editMessageText edits in place, and says when nothing changed, the text is too long or the message is missing", async () => {
   await using tg = await serveFakeTelegram();
   const api = apiOf(tg);
   const { ada, chat } = owner(tg);
@@ -169,6 +169,8 @@ Deno.test("editMessageText edits in place, and says when nothing changed or the 
     400,
     "Bad Request: message to edit not found",
   ]);
+  const long = await grammyError(api.editMessageText(chat.id, sent.message_id, "x".repeat(4097)));
+  assert.deepEqual([long.error_code, long.description], [400, "Bad Request: MESSAGE_TOO_LONG"]);
   const theirs = tg.userSays(chat, ada, "mine");
   const refused = await grammyError(api.editMessageText(chat.id, theirs.message_id, "yours"));
   assert.deepEqual([refused.error_code, refused.description], [400, "Bad Request: message can't be edited"]);
