@@ -97,7 +97,10 @@ export type FakeTelegramFault =
 export interface FakeTelegramOptions {
   /** The bot's user; a bot "link_test_bot" unless told. */
   bot?: Partial<TgUser>;
-  /** getMe's can_read_all_group_messages (privacy mode off); true unless told. */
+  /**
+   * getMe's can_read_all_group_messages: false is privacy mode, where a group's messages reach the
+   * bot only as commands, mentions of it and replies to it. True unless told.
+   */
   readsAllGroupMessages?: boolean;
   /** Time for dates and long-poll timeouts; the system clock unless told. */
   clock?: Clock;
@@ -301,8 +304,19 @@ export class FakeTelegram implements AsyncDisposable {
       ...content,
     };
     this.#historyOf(chat.id).push(message);
-    this.enqueue({ message });
+    if (this.#seesInGroup(message)) this.enqueue({ message });
     return message;
+  }
+
+  /** Privacy mode (readsAllGroupMessages false): in a group, only commands, mentions and replies to the bot. */
+  #seesInGroup(message: TgMessage): boolean {
+    if (this.#readsAll || message.chat.type === "private" || message.chat.type === "channel") return true;
+    if (message.reply_to_message?.from?.id === this.bot.id) return true;
+    const text = message.text ?? message.caption ?? "";
+    return (message.entities ?? []).some((e) =>
+      e.type === "bot_command" ||
+      (e.type === "mention" && text.slice(e.offset, e.offset + e.length) === `@${this.bot.username}`)
+    );
   }
 
   /** `from` sends a photo without text (a caption if given). */

@@ -261,6 +261,27 @@ Deno.test("updates carry what Telegram sends: edits, a photo or sticker without 
   assert.deepEqual(tg.history(chat.id).map((m) => m.text), ["/start again", undefined, undefined]);
 });
 
+Deno.test("in privacy mode a group's messages reach the bot only as commands, mentions and replies", async () => {
+  await using tg = await serveFakeTelegram({ readsAllGroupMessages: false });
+  const api = apiOf(tg);
+  const ada = tg.user("Ada");
+  const group = tg.group("Team", [ada]);
+  tg.userSays(group, ada, "just chatting");
+  tg.userSays(group, ada, "/help");
+  tg.userSays(group, ada, "@link_test_bot hi");
+  const answer = await api.sendMessage(group.id, "Hello");
+  tg.userSays(group, ada, "thanks", { reply_to_message: answer });
+  tg.userSays(tg.privateChat(ada), ada, "private");
+  assert.equal((await api.getMe()).can_read_all_group_messages, false);
+  assert.deepEqual((await api.getUpdates()).map((u) => u.message?.text), [
+    "/help",
+    "@link_test_bot hi",
+    "thanks",
+    "private",
+  ]);
+  assert.equal(tg.history(group.id).length, 5, "the group still holds every message");
+});
+
 Deno.test("failNext answers 429 with retry_after as GrammyError sees it, then the call works again", async () => {
   await using tg = await serveFakeTelegram();
   const api = apiOf(tg);
