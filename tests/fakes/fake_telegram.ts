@@ -8,11 +8,15 @@
  * waits for a call, and injects faults (429 with retry_after, 5xx, garbage, dropped polls, revoked
  * tokens).
  *
+ * A dropped connection is what a network does: closed with no byte of an answer. Deno's HTTP client
+ * (under grammY's node-fetch) sends a request again when a reused keep-alive connection closes that way,
+ * so there grammY sees one more call; on a fresh connection it sees an HttpError.
+ *
  * Importing this module sets node's `process.noDeprecation`, so grammY's node-fetch does not print
  * its punycode deprecation warning: import it before grammy.
  */
 import process from "node:process";
-import { type Clock, SYSTEM_CLOCK } from "../../core/base/clock.ts";
+import { type Clock, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import { DROP, type LoopbackServer, serveLoopback } from "./telegram/loopback_server.ts";
 import { renderText, type TgEntity } from "./telegram/rendered_text.ts";
 
@@ -93,7 +97,10 @@ export type FakeTelegramFault =
 export interface FakeTelegramOptions {
   /** The bot's user; a bot "link_test_bot" unless told. */
   bot?: Partial<TgUser>;
-  /** getMe's can_read_all_group_messages (privacy mode off); true unless told. */
+  /**
+   * getMe's can_read_all_group_messages: false is privacy mode, where a group's messages reach the
+   * bot only as commands, mentions of it and replies to it. True unless told.
+   */
   readsAllGroupMessages?: boolean;
   /** Time for dates and long-poll timeouts; the system clock unless told. */
   clock?: Clock;
@@ -297,8 +304,19 @@ export class FakeTelegram implements AsyncDisposable {
       ...content,
     };
     this.#historyOf(chat.id).push(message);
-    this.enqueue({ message });
+    if (this.#seesInGroup(message)) this.enqueue({ message });
     return message;
+  }
+
+  /** Privacy mode (readsAllGroupMessages false): in a group, only commands, mentions and replies to the bot. */
+  #seesInGroup(message: TgMessage): boolean {
+    if (this.#readsAll || message.chat.type === "private" || message.chat.type === "channel") return true;
+    if (message.reply_to_message?.from?.id === this.bot.id) return true;
+    const text = message.text ?? message.caption ?? "";
+    return (message.entities ?? []).some((e) =>
+      e.type === "bot_command" ||
+      (e.type === "mention" && text.slice(e.offset, e.offset + e.length) === `@${this.bot.username}`)
+    );
   }
 
   /** `from` sends a photo without text (a caption if given). */
@@ -608,7 +626,7 @@ export class FakeTelegram implements AsyncDisposable {
     const chat = this.#chatParam(p);
     const message = this.#messageParam(chat, p, "message to edit not found");
     if (message.from?.id !== this.bot.id) throw badRequest("message can't be edited");
-    const rendered = this.#renderedParam(p);
+    const rendered = this.#renderedParam(p, "MESSAGE_TOO_LONG");
     const markup = jsonParam(p, "reply_markup");
     const sameText = message.text === rendered.text &&
       JSON.stringify(message.entities ?? []) === JSON.stringify(rendered.entities);
@@ -623,11 +641,15 @@ export class FakeTelegram implements AsyncDisposable {
     return structuredClone(message);
   }
 
-  #renderedParam(p: Record<string, unknown>): { text: string; entities: TgEntity[] } {
+  /** The text parameter rendered; too long is "message is too long" when sent, MESSAGE_TOO_LONG when edited. */
+  #renderedParam(
+    p: Record<string, unknown>,
+    tooLong = "message is too long",
+  ): { text: string; entities: TgEntity[] } {
     const rendered = renderText(stringParam(p, "text") ?? "", stringParam(p, "parse_mode"));
     if (!rendered.ok) throw badRequest(rendered.reason);
     if (rendered.text.trim() === "") throw badRequest("message text is empty");
-    if (rendered.text.length > TELEGRAM_TEXT_LIMIT) throw badRequest("message is too long");
+    if (rendered.text.length > TELEGRAM_TEXT_LIMIT) throw badRequest(tooLong);
     return rendered;
   }
 

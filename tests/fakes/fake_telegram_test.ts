@@ -2,6 +2,7 @@
 import { type FakeTelegram, serveFakeTelegram, type TgChat, type TgUser } from "./fake_telegram.ts";
 import assert from "node:assert/strict";
 import { Api, Bot, GrammyError, HttpError } from "grammy";
+import { FakeClock } from "../support/fake_clock.ts";
 
 function apiOf(tg: FakeTelegram, token = tg.token): Api {
   return new Api(token, { apiRoot: tg.apiRoot });
@@ -150,7 +151,7 @@ Deno.test("sendMessage refuses an empty text, one over 4096 characters, a missin
   assert.deepEqual(tg.sent(chat.id).map((m) => m.message_id), [full.message_id]);
 });
 
-Deno.test("editMessageText edits in place, and says when nothing changed or the message is missing", async () => {
+Deno.test("editMessageText edits in place, and says when nothing changed, the text is too long or the message is missing", async () => {
   await using tg = await serveFakeTelegram();
   const api = apiOf(tg);
   const { ada, chat } = owner(tg);
@@ -168,6 +169,8 @@ Deno.test("editMessageText edits in place, and says when nothing changed or the 
     400,
     "Bad Request: message to edit not found",
   ]);
+  const long = await grammyError(api.editMessageText(chat.id, sent.message_id, "x".repeat(4097)));
+  assert.deepEqual([long.error_code, long.description], [400, "Bad Request: MESSAGE_TOO_LONG"]);
   const theirs = tg.userSays(chat, ada, "mine");
   const refused = await grammyError(api.editMessageText(chat.id, theirs.message_id, "yours"));
   assert.deepEqual([refused.error_code, refused.description], [400, "Bad Request: message can't be edited"]);
@@ -202,5 +205,283 @@ Deno.test("a Bot started on the fake answers a message through its real polling 
   await running;
   assert.deepEqual(tg.pendingUpdates, [], "stop() confirmed the update");
   assert.deepEqual(tg.sent(chat.id).map((m) => m.text), ["You said: ping"]);
-  void HttpError;
+});
+
+Deno.test("a long poll with nothing to say answers [] when its timeout passes", async () => {
+  const clock = new FakeClock();
+  await using tg = await serveFakeTelegram({ clock });
+  const polling = apiOf(tg).getUpdates({ timeout: 30 });
+  await clock.waitForSleepers();
+  await clock.advance(29_999);
+  assert.equal(tg.polling, true);
+  await clock.advance(1);
+  assert.deepEqual(await polling, []);
+  assert.equal(tg.polling, false);
+});
+
+Deno.test("allowed_updates filters the updates made after it was set, and [] restores the default", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { ada, chat } = owner(tg);
+  const before = tg.userSays(chat, ada, "before");
+  await api.getUpdates({ allowed_updates: ["edited_message"] });
+  tg.userSays(chat, ada, "filtered out");
+  tg.userEdits(before, "before, edited");
+  const kinds = (updates: { message?: unknown; edited_message?: unknown }[]) =>
+    updates.map((u) => Object.keys(u).filter((k) => k !== "update_id"));
+  assert.deepEqual(kinds(await api.getUpdates()), [["message"], ["edited_message"]]);
+  await api.getUpdates({ allowed_updates: [] });
+  tg.enqueue({ message_reaction: { chat, message_id: before.message_id } });
+  tg.userSays(chat, ada, "after");
+  assert.deepEqual(kinds(await api.getUpdates()), [["message"], ["edited_message"], ["message"]]);
+});
+
+Deno.test("updates carry what Telegram sends: edits, a photo or sticker without text, a bot, a mention in a group", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { ada, chat } = owner(tg);
+  const helper = tg.user("Helper", { is_bot: true, username: "helper_bot" });
+  const group = tg.group("Team", [ada, helper]);
+  const said = tg.userSays(chat, ada, "/start");
+  tg.userEdits(said, "/start again");
+  tg.userSendsPhoto(chat, ada);
+  tg.userSendsSticker(chat, ada, "🔥");
+  tg.userSays(group, helper, "beep");
+  tg.userSays(group, ada, "hey @link_test_bot look");
+  const updates = await api.getUpdates();
+  assert.deepEqual(updates[0]!.message?.entities, [{ type: "bot_command", offset: 0, length: 6 }]);
+  assert.deepEqual(updates[1]!.edited_message?.text, "/start again");
+  assert.equal(typeof updates[1]!.edited_message?.edit_date, "number");
+  assert.deepEqual([updates[2]!.message?.text, updates[2]!.message?.photo?.length], [undefined, 3]);
+  assert.deepEqual([updates[3]!.message?.text, updates[3]!.message?.sticker?.emoji], [undefined, "🔥"]);
+  assert.deepEqual(updates[4]!.message?.from, helper);
+  assert.deepEqual(updates[4]!.message?.chat, { id: group.id, type: "group", title: "Team" });
+  assert.deepEqual(updates[5]!.message?.entities, [{ type: "mention", offset: 4, length: 14 }]);
+  assert.deepEqual(updates.map((u) => u.update_id - updates[0]!.update_id), [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual(tg.history(chat.id).map((m) => m.text), ["/start again", undefined, undefined]);
+});
+
+Deno.test("in privacy mode a group's messages reach the bot only as commands, mentions and replies", async () => {
+  await using tg = await serveFakeTelegram({ readsAllGroupMessages: false });
+  const api = apiOf(tg);
+  const ada = tg.user("Ada");
+  const group = tg.group("Team", [ada]);
+  tg.userSays(group, ada, "just chatting");
+  tg.userSays(group, ada, "/help");
+  tg.userSays(group, ada, "@link_test_bot hi");
+  const answer = await api.sendMessage(group.id, "Hello");
+  tg.userSays(group, ada, "thanks", { reply_to_message: answer });
+  tg.userSays(tg.privateChat(ada), ada, "private");
+  assert.equal((await api.getMe()).can_read_all_group_messages, false);
+  assert.deepEqual((await api.getUpdates()).map((u) => u.message?.text), [
+    "/help",
+    "@link_test_bot hi",
+    "thanks",
+    "private",
+  ]);
+  assert.equal(tg.history(group.id).length, 5, "the group still holds every message");
+});
+
+Deno.test("failNext answers 429 with retry_after as GrammyError sees it, then the call works again", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { chat } = owner(tg);
+  tg.failNext("sendMessage", {
+    error_code: 429,
+    description: "Too Many Requests: retry after 3",
+    parameters: { retry_after: 3 },
+  });
+  const err = await grammyError(api.sendMessage(chat.id, "hi"));
+  assert.deepEqual([err.error_code, err.description, err.parameters], [
+    429,
+    "Too Many Requests: retry after 3",
+    { retry_after: 3 },
+  ]);
+  assert.equal(err.message, "Call to 'sendMessage' failed! (429: Too Many Requests: retry after 3)");
+  assert.deepEqual(tg.sent(chat.id), [], "the refused message was not sent");
+  const ok = await api.sendMessage(chat.id, "hi");
+  assert.deepEqual(tg.sent(chat.id), [ok]);
+});
+
+Deno.test("failNext answers a 5xx, or a body that is no JSON, which grammY sees as an HttpError", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  tg.failNext("getMe", { error_code: 502, description: "Bad Gateway" });
+  tg.failNext("getMe", { garbage: "<html><body>502 Bad Gateway</body></html>" });
+  const server = await grammyError(api.getMe());
+  assert.deepEqual([server.error_code, server.description], [502, "Bad Gateway"]);
+  const garbage = await api.getMe().then(() => undefined, (e: unknown) => e);
+  assert.ok(garbage instanceof HttpError, `expected an HttpError, got ${garbage}`);
+  assert.equal(garbage.message, "Network request for 'getMe' failed!");
+  assert.equal(tg.calls.at(-1)?.answer, "garbage");
+  assert.equal((await api.getMe()).id, tg.bot.id);
+});
+
+Deno.test("an unknown token and a revoked one get 401 Unauthorized, a held poll too; an added token works", async () => {
+  await using tg = await serveFakeTelegram();
+  const stranger = await grammyError(apiOf(tg, "123:nope").getMe());
+  assert.deepEqual([stranger.error_code, stranger.description], [401, "Unauthorized"]);
+  const polling = apiOf(tg).getUpdates({ timeout: 50 });
+  await tg.nextCall("getUpdates");
+  tg.revoke(tg.token);
+  const held = await grammyError(polling);
+  assert.deepEqual([held.error_code, held.description], [401, "Unauthorized"]);
+  const after = await grammyError(apiOf(tg).getMe());
+  assert.equal(after.error_code, 401);
+  const fresh = tg.addToken();
+  assert.equal((await apiOf(tg, fresh).getMe()).id, tg.bot.id);
+});
+
+Deno.test("an unknown method is 404 Not Found, and method names are read in any case", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const err = await grammyError(
+    (api.raw as unknown as Record<string, (p: object) => Promise<unknown>>).sendTelepathy!({}),
+  );
+  assert.deepEqual([err.error_code, err.description], [404, "Not Found"]);
+  const response = await fetch(`${tg.apiRoot}/bot${tg.token}/GETME`);
+  assert.deepEqual(await response.json(), { ok: true, result: await api.getMe() });
+  const root = await fetch(`${tg.apiRoot}/nothing`);
+  assert.deepEqual([root.status, await root.json()], [404, {
+    ok: false,
+    error_code: 404,
+    description: "Not Found",
+  }]);
+});
+
+Deno.test("parameters come as a query, a form or JSON, JSON-serialized fields parsed from strings", async () => {
+  await using tg = await serveFakeTelegram();
+  const { ada, chat } = owner(tg);
+  const asked = tg.userSays(chat, ada, "q");
+  const query = await fetch(`${tg.apiRoot}/bot${tg.token}/sendMessage?chat_id=${chat.id}&text=by+query`);
+  const form = await fetch(`${tg.apiRoot}/bot${tg.token}/sendMessage`, {
+    method: "POST",
+    body: new URLSearchParams({
+      chat_id: String(chat.id),
+      text: "by form",
+      reply_parameters: JSON.stringify({ message_id: asked.message_id }),
+    }),
+  });
+  const multipart = new FormData();
+  multipart.set("chat_id", String(chat.id));
+  multipart.set("text", "by multipart");
+  const parts = await fetch(`${tg.apiRoot}/bot${tg.token}/sendMessage`, { method: "POST", body: multipart });
+  const results = await Promise.all([query, form, parts].map(async (r) => (await r.json()).result));
+  assert.deepEqual(results.map((m) => [m.text, m.reply_to_message?.message_id]), [
+    ["by query", undefined],
+    ["by form", asked.message_id],
+    ["by multipart", undefined],
+  ]);
+  assert.deepEqual(tg.calls[1]?.params, {
+    chat_id: String(chat.id),
+    text: "by form",
+    reply_parameters: JSON.stringify({ message_id: asked.message_id }),
+  });
+});
+
+Deno.test("dropConnections destroys a held long poll mid-request, which grammY sees as an HttpError", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { ada, chat } = owner(tg);
+  const polling = api.getUpdates({ timeout: 50 });
+  await tg.nextCall("getUpdates");
+  assert.equal(tg.dropConnections(), 1);
+  const err = await polling.then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof HttpError, `expected an HttpError, got ${err}`);
+  assert.equal(err.message, "Network request for 'getUpdates' failed!");
+  assert.equal(tg.polling, false);
+  assert.equal(tg.calls[0]?.answer, "dropped");
+  tg.userSays(chat, ada, "still here");
+  assert.deepEqual((await api.getUpdates({ timeout: 50 })).map((u) => u.message?.text), ["still here"]);
+});
+
+Deno.test("a poll dropped on a reused keep-alive connection is sent again by Deno's HTTP client", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { ada, chat } = owner(tg);
+  await api.getMe();
+  const polling = api.getUpdates({ timeout: 50 });
+  await tg.nextCall("getUpdates");
+  assert.equal(tg.dropConnections(), 1);
+  await tg.nextCall("getUpdates");
+  tg.userSays(chat, ada, "after the drop");
+  assert.deepEqual((await polling).map((u) => u.message?.text), ["after the drop"]);
+  assert.deepEqual(tg.calls.map((c) => [c.method, c.answer === "dropped"]), [
+    ["getMe", false],
+    ["getUpdates", true],
+    ["getUpdates", false],
+  ]);
+});
+
+Deno.test("a Bot whose poll fails polls again and still gets the update", async () => {
+  await using tg = await serveFakeTelegram();
+  const { ada, chat } = owner(tg);
+  const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+  const got = Promise.withResolvers<string>();
+  bot.on("message:text", (ctx) => got.resolve(ctx.message.text));
+  tg.failNext("getUpdates", { drop: true });
+  const running = bot.start({ timeout: 30 });
+  await tg.nextCall("getUpdates");
+  await tg.nextCall("getUpdates");
+  tg.userSays(chat, ada, "after the drop");
+  assert.equal(await got.promise, "after the drop");
+  await bot.stop();
+  await running;
+});
+
+Deno.test("setMessageReaction takes Telegram's emoji on an existing message; deleteMessage removes it", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { ada, chat } = owner(tg);
+  const theirs = tg.userSays(chat, ada, "look");
+  assert.equal(
+    await api.setMessageReaction(chat.id, theirs.message_id, [{ type: "emoji", emoji: "👀" }]),
+    true,
+  );
+  assert.deepEqual(tg.history(chat.id)[0]?.bot_reaction, [{ type: "emoji", emoji: "👀" }]);
+  const odd = await grammyError(
+    api.setMessageReaction(chat.id, theirs.message_id, [{ type: "emoji", emoji: "🦆" as "👀" }]),
+  );
+  assert.deepEqual([odd.error_code, odd.description], [400, "Bad Request: REACTION_INVALID"]);
+  const gone = await grammyError(api.setMessageReaction(chat.id, 77, []));
+  assert.deepEqual([gone.error_code, gone.description], [400, "Bad Request: MESSAGE_ID_INVALID"]);
+  const mine = await api.sendMessage(chat.id, "oops");
+  assert.equal(await api.deleteMessage(chat.id, mine.message_id), true);
+  assert.deepEqual(tg.sent(chat.id), []);
+  const twice = await grammyError(api.deleteMessage(chat.id, mine.message_id));
+  assert.deepEqual([twice.error_code, twice.description], [400, "Bad Request: message to delete not found"]);
+});
+
+Deno.test("parse_mode HTML and MarkdownV2 render to text and entities, or fail as Telegram does", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { chat } = owner(tg);
+  const html = await api.sendMessage(chat.id, '<b>bold</b> &amp; <a href="https://x.test">link</a>', {
+    parse_mode: "HTML",
+  });
+  assert.deepEqual([html.text, html.entities], ["bold & link", [
+    { type: "bold", offset: 0, length: 4 },
+    { type: "text_link", offset: 7, length: 4, url: "https://x.test" },
+  ]]);
+  const md = await api.sendMessage(chat.id, "*hi* `a.b` 1\\.", { parse_mode: "MarkdownV2" });
+  assert.deepEqual([md.text, md.entities], ["hi a.b 1.", [
+    { type: "bold", offset: 0, length: 2 },
+    { type: "code", offset: 3, length: 3 },
+  ]]);
+  const dot = await grammyError(api.sendMessage(chat.id, "Done.", { parse_mode: "MarkdownV2" }));
+  assert.deepEqual([dot.error_code, dot.description], [
+    400,
+    "Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\\'",
+  ]);
+  const open = await grammyError(api.sendMessage(chat.id, "<b>open", { parse_mode: "HTML" }));
+  assert.deepEqual([open.error_code, open.description], [
+    400,
+    "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"",
+  ]);
+  const long = await grammyError(
+    api.sendMessage(chat.id, `<b>${"x".repeat(4097)}</b>`, { parse_mode: "HTML" }),
+  );
+  assert.equal(long.description, "Bad Request: message is too long");
+  const fits = await api.sendMessage(chat.id, `<b>${"x".repeat(4096)}</b>`, { parse_mode: "HTML" });
+  assert.equal(fits.text?.length, 4096, "the limit counts the text after its markup is parsed");
 });
