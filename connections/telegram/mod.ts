@@ -4,6 +4,8 @@
  * grammY's Bot API client, streaming each answer back and never losing or doubling a message.
  * @module
  */
+// First: node's deprecation warnings off before grammY loads (see the file).
+import "./quiet_deprecations.ts";
 /** Where the Bot API answers and the bot's token. */
 export { type TelegramAccount } from "./telegram_account.ts";
 /** Asks Telegram who the token belongs to (getMe). */

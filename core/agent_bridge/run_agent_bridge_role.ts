@@ -20,7 +20,7 @@ import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
 import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
-import { carryConnections } from "../connect/mod.ts";
+import { runConnectionBridges } from "./connection_bridges.ts";
 
 const log = logger("bridge");
 
@@ -83,14 +83,14 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   warmHarnessCode(Deno.env.toObject());
   // Each connection is carried from here, outside the sandbox, holding its token (CON-11, CON-12).
   const carrying = new AbortController();
-  const carriers = carryConnections({ paths, agent: settings, key, signal: carrying.signal });
+  const carriers = runConnectionBridges(paths, settings, carrying.signal);
   try {
     // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
     // that looks alive with no door.
     await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
   } finally {
     carrying.abort();
-    await Promise.all(carriers);
+    await carriers;
   }
   return 0;
 }

@@ -14,35 +14,33 @@ export interface CarryOptions {
 }
 
 /**
- * Carries each connection in the agent's settings (CON-9, CON-11): its carrier runs in the bridge's
- * process, outside the sandbox, holding the token (CON-12), and sends each owner message to the
- * agent's port as a caller proving the agent's key, so a sleeping agent wakes at the door. Each
- * carrier says where it stands in its connection's folder for `lnk agent status`. One that fails
- * is logged and said failed; the others and the bridge carry on.
+ * Carries one connection of the agent (CON-9, CON-11) in this process, a `lnk connection bridge`
+ * its agent's bridge started, outside the sandbox, holding the token (CON-12). Each owner message
+ * goes to the agent's port as a caller proving the agent's key, so a sleeping agent wakes at the
+ * door. It says where it stands in its connection's folder for `lnk agent status`; one that fails
+ * is logged and said failed, and its bridge carries on.
  */
-export function carryConnections(options: CarryOptions): Promise<void>[] {
+export async function carryConnection(options: CarryOptions, name: string): Promise<void> {
   const { agent } = options;
-  return Object.keys(agent.bots).map(async (name) => {
-    const say = (state: "polling" | "connected" | "reconnecting" | "failed", why?: string) =>
-      writeConnectionState(options.paths, agent.id, name, {
-        state,
-        ...(why ? { why } : {}),
-        at: new Date().toISOString(),
-      }).catch((err) =>
-        log.warn("Cannot keep a connection's state", { agent: agent.id, connection: name, err })
-      );
-    try {
-      if (!isConnectionName(name) || !CARRIED.includes(name)) {
-        await say("failed", `Link does not carry ${name} yet`);
-        return;
-      }
-      await carryTelegram(options, say);
-    } catch (err) {
-      if (options.signal.aborted) return;
-      log.error("A connection stopped", { agent: agent.id, connection: name, err });
-      await say("failed", err instanceof Error ? err.message : String(err));
+  const say = (state: "polling" | "connected" | "reconnecting" | "failed", why?: string) =>
+    writeConnectionState(options.paths, agent.id, name, {
+      state,
+      ...(why ? { why } : {}),
+      at: new Date().toISOString(),
+    }).catch((err) =>
+      log.warn("Cannot keep a connection's state", { agent: agent.id, connection: name, err })
+    );
+  try {
+    if (!isConnectionName(name) || !CARRIED.includes(name)) {
+      await say("failed", `Link does not carry ${name} yet`);
+      return;
     }
-  });
+    await carryTelegram(options, say);
+  } catch (err) {
+    if (options.signal.aborted) return;
+    log.error("A connection stopped", { agent: agent.id, connection: name, err });
+    await say("failed", err instanceof Error ? err.message : String(err));
+  }
 }
 
 async function carryTelegram(

@@ -7,7 +7,6 @@ import {
   updateSettings,
 } from "../agent/mod.ts";
 import { startAgent } from "../agent/launch/mod.ts";
-import type { TelegramAccount } from "../../connections/telegram/mod.ts";
 import { TelegramBot, writeTelegramToken } from "./telegram_settings.ts";
 
 const log = logger("connect");
@@ -38,8 +37,9 @@ export async function connectTelegram(
   options: ConnectTelegramOptions,
 ): Promise<{ agent: AgentSettings; bot: TelegramBot }> {
   const clock = options.clock ?? SYSTEM_CLOCK;
+  // Loaded here, never with the bridge: grammY is the Telegram connection's alone.
   const telegram = await import("../../connections/telegram/mod.ts");
-  const account: TelegramAccount = { apiRoot: options.apiRoot, token: options.token };
+  const account = { apiRoot: options.apiRoot, token: options.token };
   const me = await telegram.checkTelegramToken(account);
   const before = await agentStatus(ctx, agent);
   const wasUp = before.state !== "stopped";

@@ -1,5 +1,5 @@
 /**
- * An agent's connections (CON-1..14): the ones Link knows, connecting and disconnecting one (its
+ * An agent's connections (CON-1, CON-6, CON-11): the ones Link knows, connecting and disconnecting one (its
  * pairing, its token kept outside every sandbox), and carrying them from the agent's bridge. Each
  * platform's client is in connections/ and loads only when its connection is used.
  * @module
@@ -10,5 +10,7 @@ export { CARRIED, type ConnectionName, CONNECTIONS, isConnectionName } from "./k
 export { readTelegramToken, TELEGRAM_API_ROOT, TelegramBot } from "./telegram_settings.ts";
 /** Connecting Telegram (check, pair, keep) and disconnecting any connection. */
 export { connectTelegram, type ConnectTelegramOptions, disconnect, PAIRING_MS } from "./connect_telegram.ts";
-/** Carrying every connection of an agent from its bridge. */
-export { carryConnections, type CarryOptions } from "./carry_connections.ts";
+/** Carrying one connection of an agent, in the process its bridge starts for it. */
+export { carryConnection, type CarryOptions } from "./carry_connections.ts";
+/** `lnk connection bridge`: that process. */
+export { runConnectionBridgeRole } from "./run_connection_bridge_role.ts";
