@@ -147,6 +147,10 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
   assert.equal(paired.code, 0, paired.stderr);
   await runJson(["agent", "start"], home);
   try {
+    // One answer first: the connection's bridge is started after the agent's says it is ready.
+    model.reply("Hello.");
+    fake.userSays(ownChat, owner, "hi");
+    await answered(fake, ownChat.id, "Hello.");
     const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
     assert.ok(carrier, "no connection bridge runs for the agent");
     Deno.kill(carrier.pid, "SIGKILL");
@@ -158,8 +162,8 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
     await again;
     model.reply("Still here.");
     await answered(fake, ownChat.id, "Still here.");
-    assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Still here."]);
-    assert.equal(model.requests.length, 1);
+    assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Hello.", "Still here."]);
+    assert.equal(model.requests.length, 2);
     const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
     assert.equal(restarted.length, 1);
     assert.notEqual(restarted[0]!.pid, carrier.pid);
