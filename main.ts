@@ -12,6 +12,8 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "agent run": async () => (await import("./core/agent_run/mod.ts")).runAgentRunRole,
   "agent bridge": async () => (await import("./core/agent_bridge/mod.ts")).runAgentBridgeRole,
   "agent bridges": async () => (await import("./core/shared_bridge/mod.ts")).runSharedBridgeRole,
+  // One connection of an agent, started by its bridge: a platform's client loads in this role alone.
+  "connection bridge": async () => (await import("./core/connect/mod.ts")).runConnectionBridgeRole,
   "scheduler runner": async () => (await import("./core/scheduler/mod.ts")).runRunnerRole,
   "harness mini": async () => (await import("./core/adapters/mini/mod.ts")).runMiniHarnessRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,

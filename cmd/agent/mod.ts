@@ -1,8 +1,10 @@
 import type { Group } from "../command.ts";
 import { chat } from "./chat/mod.ts";
 import { allow } from "./allow.ts";
+import { connect } from "./connect.ts";
 import { create } from "./create.ts";
 import { deny } from "./deny.ts";
+import { disconnect } from "./disconnect.ts";
 import { harness } from "./harness/mod.ts";
 import { list } from "./list.ts";
 import { logs } from "./logs.ts";
@@ -26,6 +28,8 @@ export const agent: Group = {
     status,
     logs,
     chat,
+    connect,
+    disconnect,
     remove,
     restore,
     allow,

@@ -6,6 +6,7 @@ import type { AgentSettings } from "./settings.ts";
 import { pickBackend, serviceNames, type ServiceState } from "./services/mod.ts";
 import { sharedCarriage } from "./sharing/mod.ts";
 import { harnessState } from "./harness_record.ts";
+import { type ConnectionState, readConnectionState } from "./connection_state.ts";
 
 /**
  * running: the bridge up and the agent awake; asleep: the bridge's door up, the agent stopped while
@@ -32,6 +33,11 @@ export interface AgentStatus {
   reason?: string;
   /** Its spec.toml or sandbox.toml cannot be read: the next start fails so (the file, line, hint). */
   config?: { code: string; message: string; hint?: string };
+  /**
+   * Each connection in its settings (`bots`) and where it stands while the bridge carries it
+   * (polling, connected, reconnecting, failed with why); "stopped" when nothing carries it.
+   */
+  connections: Record<string, { state: ConnectionState["state"] | "stopped"; why?: string }>;
 }
 
 /** The agent's state, looking only at this machine (MDL-2): its services, ports and sandbox setting. */
@@ -60,6 +66,7 @@ export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Prom
     bridge: shared ? "shared" : "own",
     ports: agent.ports,
     services: { agent: agentService, bridge },
+    connections: await connectionsOf(ctx, agent, bridge.running),
   };
   if (harness?.shared && state === "running") status.sharedHarness = true;
   if (shared?.lost) status.reason = shared.lost;
@@ -74,6 +81,22 @@ export async function agentStatus(ctx: AgentContext, agent: AgentSettings): Prom
   const config = await configProblem(ctx, agent);
   if (config) status.config = config;
   return status;
+}
+
+/** Each connection of the agent, and what its carrier last said while the bridge runs. */
+async function connectionsOf(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  bridgeRunning: boolean,
+): Promise<AgentStatus["connections"]> {
+  const connections: AgentStatus["connections"] = {};
+  for (const name of Object.keys(agent.bots).sort()) {
+    const said = bridgeRunning ? await readConnectionState(ctx.paths, agent.id, name) : undefined;
+    connections[name] = said
+      ? { state: said.state, ...(said.why ? { why: said.why } : {}) }
+      : { state: "stopped" };
+  }
+  return connections;
 }
 
 /** What is wrong with the agent's spec or sandbox file, said as the start would say it. */

@@ -63,3 +63,5 @@ export { sandboxIdentity, sharedHolder } from "./sandbox_uid.ts";
 export { roleAgentId } from "./role_flags.ts";
 /** How an agent stands with the processes it shares: the shared bridge and its owner's shared harness. */
 export * as sharing from "./sharing/mod.ts";
+/** Where each connection the bridge carries stands, as its carrier last said. */
+export { ConnectionState, readConnectionState, writeConnectionState } from "./connection_state.ts";

@@ -20,6 +20,7 @@ import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
 import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
+import { runConnectionBridges } from "./connection_bridges.ts";
 
 const log = logger("bridge");
 
@@ -80,9 +81,17 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   await door.wake();
   announceReady({ port, state: door.state });
   warmHarnessCode(Deno.env.toObject());
-  // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
-  // that looks alive with no door.
-  await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
+  // Each connection is carried from here, outside the sandbox, holding its token (CON-11, CON-12).
+  const carrying = new AbortController();
+  const carriers = runConnectionBridges(paths, settings, carrying.signal);
+  try {
+    // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
+    // that looks alive with no door.
+    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
+  } finally {
+    carrying.abort();
+    await carriers;
+  }
   return 0;
 }
 

@@ -17,6 +17,8 @@ export interface RunCliOptions {
   signal?: AbortSignal;
   /** Called with each notice as the command writes it (to wait for one while it runs). */
   onNote?: (text: string) => void;
+  /** Called with each result as the command prints it (a pairing code, say, while it waits). */
+  onPrint?: (value: unknown) => void;
 }
 
 /** Runs `lnk <args>` in this process against a temporary home, capturing its output. */
@@ -34,7 +36,10 @@ export async function runCli(
     home: home.path,
     isTerminal: options.answers !== undefined,
     signal: options.signal ?? new AbortController().signal,
-    print: (value) => void (stdout += `${typeof value === "string" ? value : JSON.stringify(value)}\n`),
+    print: (value) => {
+      stdout += `${typeof value === "string" ? value : JSON.stringify(value)}\n`;
+      options.onPrint?.(value);
+    },
     write: (text) => void (stdout += text),
     note: (text) => {
       stderr += `${text}\n`;

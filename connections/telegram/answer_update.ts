@@ -1,0 +1,168 @@
+import type { Api } from "grammy";
+import { type Clock, logger } from "../../core/base/mod.ts";
+import {
+  type AskCaller,
+  type EndpointAddress,
+  openEndpoint,
+  type ProvenEndpoint,
+} from "../endpoint/ask_for.ts";
+import { ackKept, listKept } from "../link/mod.ts";
+import { AnswerStream, keepTyping } from "./answer_stream.ts";
+import { finishEntry, type InboxEntry, keepEntry } from "./inbox.ts";
+import type { TelegramAccount } from "./telegram_account.ts";
+import { TelegramUpdate } from "./telegram_update.ts";
+
+const log = logger("telegram");
+
+/** The meta key marking an answer's sentence that says the agent could not answer. */
+const ERROR_META = "link.local/error";
+/** How long a message that joined a running turn waits for that turn's answer. */
+const STEERED_WAIT_MS = 15 * 60_000;
+/** The reply to a message with no text (a photo, a sticker). */
+export const ONLY_TEXT_REPLY = "I read only text messages. Send your message as text, please.";
+
+/** What answering an update needs: the client, the connection's folder, the owner and the endpoint. */
+export interface AnswerContext {
+  api: Api;
+  account: TelegramAccount;
+  stateDir: string;
+  ownerId: number;
+  endpoint: EndpointAddress;
+  caller: AskCaller;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+/**
+ * Answers one kept update, then lets its entry go. Only the owner's private-chat text goes to the
+ * agent, as a new `session/prompt` in session `telegram:<chat id>` (CON-9, CON-10); an answer
+ * already whole (kept in the entry, or kept by the harness for this request) is sent instead of
+ * asking again, into the messages it was already in. Throws only when the endpoint cannot be reached.
+ */
+export async function answerUpdate(ctx: AnswerContext, updateId: number, entry: InboxEntry): Promise<void> {
+  const parsed = TelegramUpdate.safeParse(entry.update);
+  const message = parsed.success ? parsed.data.message : undefined;
+  if (!message) {
+    const kinds = Object.keys(entry.update ?? {}).filter((k) => k !== "update_id");
+    log.info("Dropped an update that is not a new message", { update: updateId, kinds });
+  } else if (message.chat.type !== "private" || message.from?.id !== ctx.ownerId) {
+    log.info("Dropped a message from someone other than the owner, or not in a private chat", {
+      update: updateId,
+      chat: message.chat.id,
+      chatType: message.chat.type,
+      sender: message.from?.id,
+    });
+  } else if (message.text === undefined) {
+    log.info("Answered a message with no text: only text is read", { update: updateId });
+    await deliver(ctx, updateId, { ...entry, answer: ONLY_TEXT_REPLY }, message.chat.id);
+  } else {
+    await ask(ctx, updateId, entry, { chatId: message.chat.id, text: message.text });
+  }
+  await finishEntry(ctx.stateDir, updateId);
+}
+
+async function ask(
+  ctx: AnswerContext,
+  updateId: number,
+  entry: InboxEntry,
+  message: { chatId: number; text: string },
+): Promise<void> {
+  if (entry.answer !== undefined) return await deliver(ctx, updateId, entry, message.chatId);
+  const thread = `telegram:${message.chatId}`;
+  const request = `telegram:${updateId}`;
+  await using endpoint = await openEndpoint(ctx.endpoint, ctx.caller);
+  const kept = (await listKept(endpoint, thread)).find((k) => k.requests.includes(request));
+  if (kept) {
+    log.info("Sending an answer the agent kept from before a restart", { update: updateId });
+    const whole = { ...entry, answer: kept.answer };
+    await keepEntry(ctx.stateDir, updateId, whole);
+    await ackKept(endpoint, [kept.id]);
+    return await deliver(ctx, updateId, whole, message.chatId);
+  }
+  const current = { ...entry };
+  const stream = new AnswerStream({
+    ...streamTo(ctx, message.chatId, current.sent),
+    onSent: async (sent) => {
+      current.sent = [...sent];
+      await keepEntry(ctx.stateDir, updateId, current);
+    },
+  });
+  current.answer = await prompt(ctx, endpoint, { ...message, thread, request, stream });
+  await keepEntry(ctx.stateDir, updateId, current);
+  await stream.finish(current.answer);
+}
+
+/** Sends one message to the agent, streaming its answer; resolves with the whole answer. */
+async function prompt(
+  ctx: AnswerContext,
+  endpoint: ProvenEndpoint,
+  options: { chatId: number; thread: string; request: string; text: string; stream: AnswerStream },
+): Promise<string> {
+  const meta = { "link.local/thread": options.thread, "link.local/request": options.request };
+  const typing = new AbortController();
+  const typed = keepTyping({ ...ctx, chatId: options.chatId, signal: anySignal(ctx, typing) });
+  try {
+    await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+    let answer = "";
+    const res = await endpoint.call(
+      "session/prompt",
+      { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
+      (update) => {
+        if (update.sessionUpdate !== "agent_message_chunk") return;
+        const text = (update.content as { text?: string } | undefined)?.text;
+        if (!text || (update._meta as Record<string, unknown> | undefined)?.[ERROR_META] === true) return;
+        answer += text;
+        options.stream.push(text);
+      },
+    );
+    if (res.steered) return await steered(endpoint, options);
+    const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
+      | { message?: string }
+      | undefined;
+    if (error) {
+      return `${answer ? `${answer}\n\n` : ""}Your agent could not answer: ${error.message ?? "it failed"}`;
+    }
+    return answer;
+  } finally {
+    typing.abort();
+    await typed;
+  }
+}
+
+/** The message joined a running turn (202): its answer is the one the harness keeps for it. */
+async function steered(
+  endpoint: ProvenEndpoint,
+  options: { thread: string; request: string },
+): Promise<string> {
+  const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
+  const kept = found.find((k) => k.requests.includes(options.request)) ?? found[0];
+  if (!kept) return "";
+  await ackKept(endpoint, [kept.id]);
+  return kept.answer;
+}
+
+/** Sends an answer already whole into the messages it is already in, then more as needed. */
+async function deliver(
+  ctx: AnswerContext,
+  updateId: number,
+  entry: InboxEntry,
+  chatId: number,
+): Promise<void> {
+  const current = { ...entry };
+  const stream = new AnswerStream({
+    ...streamTo(ctx, chatId, entry.sent),
+    onSent: async (sent) => {
+      current.sent = [...sent];
+      await keepEntry(ctx.stateDir, updateId, current);
+    },
+  });
+  await stream.finish(entry.answer ?? "");
+}
+
+function streamTo(ctx: AnswerContext, chatId: number, sent: readonly number[]) {
+  return { api: ctx.api, account: ctx.account, chatId, clock: ctx.clock, signal: ctx.signal, sent };
+}
+
+function anySignal(ctx: AnswerContext, own: AbortController): AbortSignal {
+  return AbortSignal.any([ctx.signal, own.signal]);
+}

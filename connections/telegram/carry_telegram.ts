@@ -1,0 +1,118 @@
+import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
+import type { AskCaller, EndpointAddress } from "../endpoint/ask_for.ts";
+import { type AnswerContext, answerUpdate } from "./answer_update.ts";
+import { type InboxEntry, keepEntry, pendingEntries } from "./inbox.ts";
+import { pollUpdates } from "./poll_updates.ts";
+import { type TelegramAccount, telegramApi } from "./telegram_account.ts";
+import type { TelegramState } from "./telegram_state.ts";
+
+const log = logger("telegram");
+
+/** The longest wait between two tries to reach an agent's endpoint that does not answer. */
+const MAX_REACH_RETRY_MS = 30_000;
+
+/** What carrying a Telegram connection needs. */
+export interface CarryTelegramOptions {
+  account: TelegramAccount;
+  /** The connection's folder: the offset and the inbox of kept updates. */
+  stateDir: string;
+  ownerId: number;
+  endpoint: EndpointAddress;
+  caller: AskCaller;
+  clock?: Clock;
+  signal: AbortSignal;
+  onState?: (state: TelegramState) => void;
+}
+
+/**
+ * Carries a Telegram connection until `signal` aborts: polls the bot's updates, keeps each in the
+ * inbox before confirming it, and answers them in order, one at a time (CON-9). Updates kept and
+ * not answered before a crash are answered first, once. A token Telegram refuses says "failed"
+ * and carries nothing more; it still returns only when `signal` aborts.
+ */
+export async function carryTelegram(options: CarryTelegramOptions): Promise<void> {
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const api = telegramApi(options.account);
+  const ctx: AnswerContext = { ...options, api, clock };
+  const queue = new EntryQueue();
+  const known = new Set<number>();
+  for (const { updateId, entry } of await pendingEntries(options.stateDir)) {
+    known.add(updateId);
+    queue.push(updateId, entry);
+  }
+  const answering = answerAll(ctx, queue);
+  try {
+    const ended = await pollUpdates({
+      api,
+      account: options.account,
+      stateDir: options.stateDir,
+      clock,
+      signal: options.signal,
+      onState: (state) => options.onState?.(state),
+      async keep(updateId, update) {
+        if (known.has(updateId)) return; // kept before a crash that came before its offset was saved
+        known.add(updateId);
+        const entry: InboxEntry = { update, sent: [] };
+        await keepEntry(options.stateDir, updateId, entry);
+        queue.push(updateId, entry);
+      },
+    });
+    if (ended === "failed") await untilAborted(options.signal);
+  } finally {
+    queue.close();
+    await answering;
+  }
+}
+
+/** Answers each queued update in turn; one whose endpoint does not answer is tried again, in place. */
+async function answerAll(ctx: AnswerContext, queue: EntryQueue): Promise<void> {
+  for await (const { updateId, entry } of queue) {
+    for (let attempt = 0; !ctx.signal.aborted; attempt++) {
+      try {
+        await answerUpdate(ctx, updateId, entry);
+        break;
+      } catch (err) {
+        if (ctx.signal.aborted) break;
+        log.warn("Cannot answer a Telegram message yet, trying again", { update: updateId, err, attempt });
+        await ctx.clock.sleep(Math.min(MAX_REACH_RETRY_MS, 1000 * 2 ** attempt), ctx.signal).catch(() => {});
+      }
+    }
+  }
+}
+
+/** Updates waiting to be answered, in the order they came. */
+class EntryQueue implements AsyncIterable<{ updateId: number; entry: InboxEntry }> {
+  #items: { updateId: number; entry: InboxEntry }[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  push(updateId: number, entry: InboxEntry): void {
+    this.#items.push({ updateId, entry });
+    this.#wake?.();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<{ updateId: number; entry: InboxEntry }> {
+    for (;;) {
+      const next = this.#items.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.#closed) return;
+      const { promise, resolve } = Promise.withResolvers<void>();
+      this.#wake = resolve;
+      await promise;
+      this.#wake = undefined;
+    }
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

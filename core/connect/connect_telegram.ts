@@ -1,0 +1,107 @@
+import { type Clock, LinkError, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
+import {
+  type AgentContext,
+  type AgentSettings,
+  agentStatus,
+  stopAgent,
+  updateSettings,
+} from "../agent/mod.ts";
+import { startAgent } from "../agent/launch/mod.ts";
+import { TelegramBot, writeTelegramToken } from "./telegram_settings.ts";
+
+const log = logger("connect");
+
+/** How long a pairing code holds (CON-6): ten minutes. */
+export const PAIRING_MS = 10 * 60_000;
+
+/** What `lnk agent connect telegram` was given. */
+export interface ConnectTelegramOptions {
+  token: Secret;
+  apiRoot: string;
+  /** Told the one-time code once the token checks and the agent is stopped, before pairing waits. */
+  onCode(pairing: { code: string; expiresAt: number; bot: string }): void;
+  signal?: AbortSignal;
+  clock?: Clock;
+}
+
+/**
+ * Connects Telegram: checks the token with the Bot API (getMe), stops the agent while it pairs,
+ * takes as owner whoever sends the one-time code in a private chat within ten minutes (CON-6),
+ * keeps the token in the connection's folder (never the sandbox's, CON-12) and `bots.telegram` in
+ * the settings, then starts the agent again if it ran. A pairing that fails leaves the agent as it
+ * was and its connections unchanged.
+ */
+export async function connectTelegram(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: ConnectTelegramOptions,
+): Promise<{ agent: AgentSettings; bot: TelegramBot }> {
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  // Loaded here, never with the bridge: grammY is the Telegram connection's alone.
+  const telegram = await import("../../connections/telegram/mod.ts");
+  const account = { apiRoot: options.apiRoot, token: options.token };
+  const me = await telegram.checkTelegramToken(account);
+  const before = await agentStatus(ctx, agent);
+  const wasUp = before.state !== "stopped";
+  if (wasUp) await stopAgent(ctx, agent);
+  let paired: AgentSettings | undefined;
+  try {
+    const stateDir = ctx.paths.connectionDir(agent.id, "telegram");
+    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
+    const code = telegram.newPairingCode();
+    const expiresAt = clock.now() + PAIRING_MS;
+    options.onCode({ code, expiresAt, bot: me.username });
+    const owner = await telegram.pairTelegramOwner(account, {
+      code,
+      expiresAt,
+      stateDir,
+      clock,
+      signal: options.signal,
+    });
+    await writeTelegramToken(ctx.paths, agent.id, options.token);
+    const bot: TelegramBot = {
+      api_root: options.apiRoot,
+      bot: { id: me.id, username: me.username },
+      owner: { id: owner.id, name: owner.name, ...(owner.username ? { username: owner.username } : {}) },
+      paired_at: new Date(clock.now()).toISOString(),
+    };
+    paired = await updateSettings(ctx.paths, agent.id, (s) => ({ ...s, bots: { ...s.bots, telegram: bot } }));
+    log.info("Telegram connected", { agent: agent.id, bot: me.username, owner: owner.id });
+    return { agent: paired, bot };
+  } finally {
+    if (wasUp) {
+      await startAgent(ctx, paired ?? agent).catch((err) => {
+        throw new LinkError("SERVICE_FAILED", `Cannot start agent "${agent.name}" again after pairing`, {
+          hint: "Start it with `lnk agent start`",
+          cause: err,
+        });
+      });
+    }
+  }
+}
+
+/** Disconnects a connection: its settings and its folder go; a running agent starts again without it. */
+export async function disconnect(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  connection: string,
+): Promise<AgentSettings> {
+  if (!(connection in agent.bots)) {
+    throw new LinkError(
+      "REFUSED",
+      `Cannot disconnect ${connection} from agent "${agent.name}": it is not connected`,
+      {
+        hint: "See its connections with `lnk agent status`",
+      },
+    );
+  }
+  const wasUp = (await agentStatus(ctx, agent)).state !== "stopped";
+  if (wasUp) await stopAgent(ctx, agent);
+  const next = await updateSettings(ctx.paths, agent.id, (s) => {
+    const { [connection]: _gone, ...bots } = s.bots;
+    return { ...s, bots };
+  });
+  await Deno.remove(ctx.paths.connectionDir(agent.id, connection), { recursive: true }).catch(() => {});
+  if (wasUp) await startAgent(ctx, next);
+  return next;
+}

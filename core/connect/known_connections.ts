@@ -1,0 +1,13 @@
+/** The connections Link knows by name (CON-1): the core's list, the one place that names them (CON-3). */
+export const CONNECTIONS = ["telegram", "slack", "discord", "signal"] as const;
+
+/** One of CONNECTIONS. */
+export type ConnectionName = typeof CONNECTIONS[number];
+
+/** Tells whether a word names a connection Link knows. */
+export function isConnectionName(word: string): word is ConnectionName {
+  return (CONNECTIONS as readonly string[]).includes(word);
+}
+
+/** The connections Link carries today; the others are known, and refused as not carried yet. */
+export const CARRIED: readonly ConnectionName[] = ["telegram"];

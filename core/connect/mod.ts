@@ -1,0 +1,16 @@
+/**
+ * An agent's connections (CON-1, CON-6, CON-11): the ones Link knows, connecting and disconnecting one (its
+ * pairing, its token kept outside every sandbox), and carrying them from the agent's bridge. Each
+ * platform's client is in connections/ and loads only when its connection is used.
+ * @module
+ */
+/** The connections Link knows by name, and those it carries today. */
+export { CARRIED, type ConnectionName, CONNECTIONS, isConnectionName } from "./known_connections.ts";
+/** `bots.telegram`, its API root and its token's file. */
+export { readTelegramToken, TELEGRAM_API_ROOT, TelegramBot } from "./telegram_settings.ts";
+/** Connecting Telegram (check, pair, keep) and disconnecting any connection. */
+export { connectTelegram, type ConnectTelegramOptions, disconnect, PAIRING_MS } from "./connect_telegram.ts";
+/** Carrying one connection of an agent, in the process its bridge starts for it. */
+export { carryConnection, type CarryOptions } from "./carry_connections.ts";
+/** `lnk connection bridge`: that process. */
+export { runConnectionBridgeRole } from "./run_connection_bridge_role.ts";

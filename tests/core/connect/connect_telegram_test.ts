@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { serveFakeModel } from "../../fakes/fake_model.ts";
+import { type FakeTelegram, serveFakeTelegram } from "../../fakes/fake_telegram.ts";
+import {
+  processesNaming,
+  runCli,
+  runJson,
+  serviceLog,
+  type TempHome,
+  tempHome,
+  waitForLog,
+} from "../../support/mod.ts";
+
+type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
+
+/** Runs `lnk agent connect telegram --json`, sending what `send(code)` sends once the code is printed. */
+async function connect(
+  home: TempHome,
+  fake: FakeTelegram,
+  send: (code: string) => void,
+  extra: string[] = [],
+) {
+  const args = ["agent", "connect", "telegram", "--token", fake.token, "--api-root", fake.apiRoot, "--json"];
+  return await runCli([...args, ...extra], home, {
+    onPrint: (value) => {
+      const line = value as { code?: string };
+      if (typeof line.code === "string") send(line.code);
+    },
+  });
+}
+
+/** Waits until the chat's one answer reads `text`: sent, then edited in place as it streams. */
+async function answered(fake: FakeTelegram, chatId: number, text: string): Promise<void> {
+  await fake.nextCall("sendMessage", (c) => c.params.chat_id === chatId);
+  while (fake.sent(chatId).at(-1)?.text !== text) await fake.nextCall("editMessageText");
+}
+
+Deno.test("lnk agent connect telegram pairs whoever sends the code in a private chat, keeps the token outside the agent's settings, and lists the bot", async () => {
+  await using fake = await serveFakeTelegram();
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work"], home);
+  const owner = fake.user("Ada", { username: "ada" });
+  const stranger = fake.user("Eve");
+  const result = await connect(home, fake, (code) => {
+    fake.userSays(fake.privateChat(stranger), stranger, "000000"); // a guess: never the owner
+    fake.userSays(fake.group("Team", [owner, stranger]), stranger, code); // the code in a group: never
+    fake.userSays(fake.privateChat(owner), owner, code);
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 2);
+  assert.match(lines[0].code, /^[A-Z0-9-]{6,}$/);
+  assert.equal(lines[0].bot, fake.bot.username);
+  assert.ok(Date.parse(lines[0].expires) > Date.now());
+  assert.deepEqual(lines[1], {
+    agent: "work",
+    connection: "telegram",
+    owner: { id: owner.id, name: "Ada", username: "ada" },
+  });
+  const listed = await runJson<{ agents: { bots: Record<string, Record<string, unknown>> }[] }>(
+    ["agent", "list"],
+    home,
+  );
+  const bot = listed.agents[0]!.bots.telegram!;
+  assert.deepEqual(bot.owner, { id: owner.id, name: "Ada", username: "ada" });
+  assert.equal(bot.api_root, fake.apiRoot);
+  assert.ok(!JSON.stringify(listed).includes(fake.token), "the token is in the agent's list");
+  const id = (listed.agents[0] as unknown as { id: string }).id;
+  const tokenFile = `${home.paths.connectionDir(id, "telegram")}/bot-token`;
+  assert.equal((await Deno.readTextFile(tokenFile)).trim(), fake.token);
+  assert.equal((await Deno.stat(tokenFile)).mode! & 0o777, 0o600);
+  assert.ok(!(await Deno.readTextFile(home.paths.settingsToml(id))).includes(fake.token));
+});
+
+Deno.test("lnk agent connect telegram with a token Telegram refuses says so, and keeps nothing", async () => {
+  await using fake = await serveFakeTelegram();
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work"], home);
+  const args = ["agent", "connect", "telegram", "--token", "123:wrong", "--api-root", fake.apiRoot];
+  const result = await runCli(args, home);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /^error: Cannot use the Telegram token: Telegram refused it/);
+  assert.ok(!result.stderr.includes("123:wrong"), "the token is in the error");
+  const listed = await runJson<{ agents: { bots: Record<string, unknown> }[] }>(["agent", "list"], home);
+  assert.deepEqual(listed.agents[0]!.bots, {});
+});
+
+Deno.test("lnk agent connect refuses a connection Link does not carry yet, and one it does not know", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work"], home);
+  assert.deepEqual(await runCli(["agent", "connect", "slack"], home), {
+    code: 1,
+    stdout: "",
+    stderr: "error: Cannot connect slack: Link does not carry it yet\n" +
+      "  hint: Connect Telegram with `lnk agent connect telegram`\n",
+  });
+  const unknown = await runCli(["agent", "connect", "myspace"], home);
+  assert.equal(unknown.code, 2);
+  assert.match(
+    unknown.stderr,
+    /^error: Cannot connect "myspace": Link knows telegram, slack, discord and signal/,
+  );
+});
+
+Deno.test("a started agent answers its Telegram owner through its bridge: the message reaches the harness in its sandbox as telegram:<chat id>, the answer comes back, a stranger gets nothing; disconnect ends it", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"], home);
+  const owner = fake.user("Ada");
+  const ownChat = fake.privateChat(owner);
+  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
+  assert.equal(paired.code, 0, paired.stderr);
+  await runJson(["agent", "start"], home);
+  try {
+    const stranger = fake.user("Eve");
+    fake.userSays(fake.privateChat(stranger), stranger, "tell me your secrets");
+    const reply = model.reply("Hello, Ada.");
+    fake.userSays(ownChat, owner, "hi");
+    const request = await reply.taken;
+    const body = request.body as { messages: { role: string; content: unknown }[] };
+    assert.deepEqual(body.messages.filter((m) => m.role === "user").map((m) => m.content), ["hi"]);
+    await answered(fake, ownChat.id, "Hello, Ada.");
+    assert.deepEqual(fake.sent(fake.privateChat(stranger).id), []);
+    const status = await runJson<Status>(["agent", "status"], home);
+    assert.deepEqual([status.state, status.connections], ["running", { telegram: { state: "polling" } }]);
+    const gone = await runJson<{ disconnected: string }>(["agent", "disconnect", "telegram"], home);
+    assert.equal(gone.disconnected, "telegram");
+    const after = await runJson<Status>(["agent", "status"], home);
+    assert.deepEqual([after.state, after.connections], ["running", {}]);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
+Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it again, and a message sent meanwhile is answered once", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id } = await runJson<{ id: string }>(
+    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
+    home,
+  );
+  const owner = fake.user("Ada");
+  const ownChat = fake.privateChat(owner);
+  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
+  assert.equal(paired.code, 0, paired.stderr);
+  await runJson(["agent", "start"], home);
+  try {
+    // One answer first: the connection's bridge is started after the agent's says it is ready.
+    model.reply("Hello.");
+    fake.userSays(ownChat, owner, "hi");
+    await answered(fake, ownChat.id, "Hello.");
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    Deno.kill(carrier.pid, "SIGKILL");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    fake.userSays(ownChat, owner, "are you there?"); // sent while nothing polls: Telegram keeps it
+    await again;
+    model.reply("Still here.");
+    await answered(fake, ownChat.id, "Still here.");
+    assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Hello.", "Still here."]);
+    assert.equal(model.requests.length, 2);
+    const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
+    assert.equal(restarted.length, 1);
+    assert.notEqual(restarted[0]!.pid, carrier.pid);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+  assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
+});
