@@ -46,3 +46,5 @@ export {
   WAY_IN_CAP,
   type WayInCaller,
 } from "./bridges/mod.ts";
+/** A `lnk connection bridge` per connection of an agent, each started again when it ends. */
+export { runConnectionBridges } from "./connection_bridges.ts";

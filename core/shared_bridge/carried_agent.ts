@@ -7,7 +7,13 @@ import type { AgentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { layoutOf } from "../agent/mod.ts";
 import { type AgentSettings, loadSettings } from "../agent/mod.ts";
-import { type AgentDoor, askHarnessBusy, openAgentDoor, stoppedAccepting } from "../agent_bridge/mod.ts";
+import {
+  type AgentDoor,
+  askHarnessBusy,
+  openAgentDoor,
+  runConnectionBridges,
+  stoppedAccepting,
+} from "../agent_bridge/mod.ts";
 import { type AgentStarter, inBridgeStarter } from "../agent/launch/mod.ts";
 
 const log = logger("bridges");
@@ -75,15 +81,21 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     clock: options.clock,
   });
   const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
+  // Its connections, each a `lnk connection bridge` child of this bridge, as its own bridge runs them.
+  const carrying = new AbortController();
+  let connections = Promise.resolve();
   let released: Promise<void> | undefined;
   const release = () =>
     released ??= (async () => {
+      carrying.abort();
+      await connections;
       for (const part of [...held].reverse()) await part[Symbol.asyncDispose]();
     })();
   try {
     const served = { agent: { id, owner: settings.owner }, key, paths };
     held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
     held.push(await serveWayIn(served));
+    connections = runConnectionBridges(paths, settings, carrying.signal);
   } catch (err) {
     await release();
     throw err;

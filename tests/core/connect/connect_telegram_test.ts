@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
 import { type FakeTelegram, serveFakeTelegram } from "../../fakes/fake_telegram.ts";
+import { sharedHome } from "../../support/shared_bridge.ts";
 import {
   processesNaming,
   runCli,
@@ -167,6 +168,30 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
     const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
     assert.equal(restarted.length, 1);
     assert.notEqual(restarted[0]!.pid, carrier.pid);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+  assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
+});
+
+Deno.test("on the shared bridge, an agent answers its Telegram owner the same way, and stopping it stops its connection", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await sharedHome();
+  const { id } = await runJson<{ id: string }>(
+    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
+    home,
+  );
+  const owner = fake.user("Ada");
+  const ownChat = fake.privateChat(owner);
+  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
+  assert.equal(paired.code, 0, paired.stderr);
+  const started = await runJson<{ bridge: string }>(["agent", "start"], home);
+  try {
+    assert.equal(started.bridge, "shared");
+    model.reply("Hello from the shared bridge.");
+    fake.userSays(ownChat, owner, "hi");
+    await answered(fake, ownChat.id, "Hello from the shared bridge.");
   } finally {
     await runJson(["agent", "stop"], home);
   }
