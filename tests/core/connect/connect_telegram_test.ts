@@ -6,6 +6,7 @@ import {
   processesNaming,
   runCli,
   runJson,
+  runLnk,
   serviceLog,
   type TempHome,
   tempHome,
@@ -71,6 +72,22 @@ Deno.test("lnk agent connect telegram pairs whoever sends the code in a private 
   assert.equal((await Deno.readTextFile(tokenFile)).trim(), fake.token);
   assert.equal((await Deno.stat(tokenFile)).mode! & 0o777, 0o600);
   assert.ok(!(await Deno.readTextFile(home.paths.settingsToml(id))).includes(fake.token));
+  // Inside the agent's sandbox (CON-12): no bot-token file to find, the token in no variable, and no
+  // file under its Home or /tmp holds it (the token comes on stdin, so no command line names it).
+  const inside = await runLnk(
+    [
+      "agent",
+      "harness",
+      "run",
+      "--",
+      "sh",
+      "-c",
+      'read -r t; find / -name bot-token 2>/dev/null; env | grep -cF "$t"; grep -rlsF "$t" "$HOME" /tmp; echo end',
+    ],
+    home,
+    { stdin: `${fake.token}\n` },
+  );
+  assert.deepEqual({ code: inside.code, stdout: inside.stdout }, { code: 0, stdout: "0\nend\n" });
 });
 
 Deno.test("lnk agent connect telegram with a token Telegram refuses says so, and keeps nothing", async () => {
