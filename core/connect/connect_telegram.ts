@@ -1,12 +1,6 @@
 import { type Clock, LinkError, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
-import {
-  type AgentContext,
-  type AgentSettings,
-  agentStatus,
-  stopAgent,
-  updateSettings,
-} from "../agent/mod.ts";
-import { startAgent } from "../agent/launch/mod.ts";
+import { type AgentContext, type AgentSettings, updateSettings } from "../agent/mod.ts";
+import { whileStopped } from "./while_stopped.ts";
 import { TelegramBot, writeTelegramToken } from "./telegram_settings.ts";
 
 const log = logger("connect");
@@ -41,11 +35,7 @@ export async function connectTelegram(
   const telegram = await import("../../connections/telegram/mod.ts");
   const account = { apiRoot: options.apiRoot, token: options.token };
   const me = await telegram.checkTelegramToken(account);
-  const before = await agentStatus(ctx, agent);
-  const wasUp = before.state !== "stopped";
-  if (wasUp) await stopAgent(ctx, agent);
-  let paired: AgentSettings | undefined;
-  try {
+  return await whileStopped(ctx, agent, async () => {
     const stateDir = ctx.paths.connectionDir(agent.id, "telegram");
     await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
     const code = telegram.newPairingCode();
@@ -65,19 +55,14 @@ export async function connectTelegram(
       owner: { id: owner.id, name: owner.name, ...(owner.username ? { username: owner.username } : {}) },
       paired_at: new Date(clock.now()).toISOString(),
     };
-    paired = await updateSettings(ctx.paths, agent.id, (s) => ({ ...s, bots: { ...s.bots, telegram: bot } }));
+    const paired = await updateSettings(
+      ctx.paths,
+      agent.id,
+      (s) => ({ ...s, bots: { ...s.bots, telegram: bot } }),
+    );
     log.info("Telegram connected", { agent: agent.id, bot: me.username, owner: owner.id });
     return { agent: paired, bot };
-  } finally {
-    if (wasUp) {
-      await startAgent(ctx, paired ?? agent).catch((err) => {
-        throw new LinkError("SERVICE_FAILED", `Cannot start agent "${agent.name}" again after pairing`, {
-          hint: "Start it with `lnk agent start`",
-          cause: err,
-        });
-      });
-    }
-  }
+  });
 }
 
 /** Disconnects a connection: its settings and its folder go; a running agent starts again without it. */
@@ -95,13 +80,13 @@ export async function disconnect(
       },
     );
   }
-  const wasUp = (await agentStatus(ctx, agent)).state !== "stopped";
-  if (wasUp) await stopAgent(ctx, agent);
-  const next = await updateSettings(ctx.paths, agent.id, (s) => {
-    const { [connection]: _gone, ...bots } = s.bots;
-    return { ...s, bots };
+  const { agent: next } = await whileStopped(ctx, agent, async () => {
+    const next = await updateSettings(ctx.paths, agent.id, (s) => {
+      const { [connection]: _gone, ...bots } = s.bots;
+      return { ...s, bots };
+    });
+    await Deno.remove(ctx.paths.connectionDir(agent.id, connection), { recursive: true }).catch(() => {});
+    return { agent: next };
   });
-  await Deno.remove(ctx.paths.connectionDir(agent.id, connection), { recursive: true }).catch(() => {});
-  if (wasUp) await startAgent(ctx, next);
   return next;
 }

@@ -14,3 +14,5 @@ export { connectTelegram, type ConnectTelegramOptions, disconnect, PAIRING_MS } 
 export { carryConnection, type CarryOptions } from "./carry_connections.ts";
 /** `lnk connection bridge`: that process. */
 export { runConnectionBridgeRole } from "./run_connection_bridge_role.ts";
+/** A change made with the agent stopped, the agent started again after if it ran. */
+export { whileStopped } from "./while_stopped.ts";
