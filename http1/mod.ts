@@ -61,3 +61,5 @@ export { encodeHead } from "./encode_head.ts";
 export { encodeChunk, LAST_CHUNK } from "./encode_chunk.ts";
 /** Text as bytes and back, a byte per character. */
 export { latin1, latin1Text } from "./latin1.ts";
+/** The reason phrase of a status line. */
+export { reasonPhrase } from "./reason_phrase.ts";

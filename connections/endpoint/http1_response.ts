@@ -1,24 +1,10 @@
 import { writeAll } from "../../core/base/mod.ts";
-import { encodeChunk, LAST_CHUNK } from "../../http1/mod.ts";
+import { encodeChunk, LAST_CHUNK, reasonPhrase } from "../../http1/mod.ts";
 
 const ENCODER = new TextEncoder();
 
 /** Headers the server writes itself: the framing and the connection's fate are its own. */
 const OWN_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive"]);
-
-const REASONS: Record<number, string> = {
-  200: "OK",
-  202: "Accepted",
-  204: "No Content",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
 
 /**
  * Writes a handler's Response on the connection: its head, then its body as chunks as the handler
@@ -32,7 +18,7 @@ export async function writeResponse(
   request: { method: string; keepAlive: boolean; gone?: AbortSignal },
 ): Promise<boolean> {
   const bodiless = request.method === "HEAD" || res.status === 204 || res.status === 304;
-  let head = `HTTP/1.1 ${res.status} ${res.statusText || REASONS[res.status] || "Status"}\r\n`;
+  let head = `HTTP/1.1 ${res.status} ${res.statusText || reasonPhrase(res.status)}\r\n`;
   for (const [name, value] of res.headers) if (!OWN_HEADERS.has(name)) head += `${name}: ${value}\r\n`;
   if (!request.keepAlive) head += "Connection: close\r\n";
   if (bodiless || !res.body) {

@@ -10,6 +10,7 @@ import {
   latin1,
   readBody,
   readRequestHead,
+  reasonPhrase,
   requestFraming,
 } from "../../../http1/mod.ts";
 
@@ -114,31 +115,13 @@ export function serveLoopback(handler: LoopbackHandler): LoopbackServer {
 
 async function writeResponse(conn: Deno.Conn, response: Response, closing: boolean): Promise<void> {
   const body = new Uint8Array(await response.arrayBuffer());
-  let head = `HTTP/1.1 ${response.status} ${response.statusText || reasonOf(response.status)}\r\n`;
+  let head = `HTTP/1.1 ${response.status} ${response.statusText || reasonPhrase(response.status)}\r\n`;
   for (const [name, value] of response.headers) {
     if (name !== "content-length" && name !== "connection") head += `${name}: ${value}\r\n`;
   }
   head += `content-length: ${body.length}\r\nconnection: ${closing ? "close" : "keep-alive"}\r\n\r\n`;
   const bytes = new Uint8Array([...latin1(head), ...body]);
   for (let done = 0; done < bytes.length;) done += await conn.write(bytes.subarray(done));
-}
-
-const REASONS: Record<number, string> = {
-  200: "OK",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-function reasonOf(status: number): string {
-  return REASONS[status] ?? "Unknown";
 }
 
 function closeQuietly(closer: { close(): void }): void {
