@@ -8,9 +8,13 @@ const log = logger("link");
 export const HeldAnswer = z.strictObject({ thread: z.string(), text: z.string(), at: z.number() });
 export type HeldAnswer = z.infer<typeof HeldAnswer>;
 
-/** Where the bridge holds a `link` thread's answers: the connection's folder, which no harness reaches. */
-export function heldDir(paths: LinkPaths, agentId: string): string {
-  return join(paths.connectionDir(agentId, "link"), "held");
+/**
+ * Where the bridge holds a connection's answers nobody waits for (`link` unless named): the
+ * connection's folder, which no harness reaches. On `link` the next chat on the thread prints
+ * them; a carried connection (Telegram) sends them to its owner's own chat.
+ */
+export function heldDir(paths: LinkPaths, agentId: string, connection = "link"): string {
+  return join(paths.connectionDir(agentId, connection), "held");
 }
 
 /** Holds an answer for the next chat on its thread, as a connection's plugin would send it to its chat. */

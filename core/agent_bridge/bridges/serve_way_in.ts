@@ -7,7 +7,7 @@ import {
   serveBridge,
 } from "../../../link_bridge/mod.ts";
 import { heldDir, holdAnswer, LINK_CONNECTION } from "../../../connections/link/mod.ts";
-import { sendSocketPath } from "../../agent/mod.ts";
+import { loadSettings, sendSocketPath } from "../../agent/mod.ts";
 import { agentKeyFor, type ServedAgent } from "./served_agent.ts";
 
 const log = logger("way-in");
@@ -42,8 +42,9 @@ export interface ServeWayInOptions extends ServedAgent, BridgeHosting {
 
 /**
  * Serves an agent's way in, `.net/<id>/send.sock` unless told: a proven `send` puts the agent's
- * message on a connection. On `link` it is held in the connection's folder for the next chat on
- * its thread (LOC-5); other connections answer that they are not connected yet. Every call is
+ * message on a connection: held in the connection's folder, on `link` for the next chat on its
+ * thread (LOC-5), on a connection the agent has for its carrier to send to the owner's own chat;
+ * a connection it does not have is refused. Every call is
  * checked against the keyring as well as the key the bridge was handed, so a way in that outlives
  * its agent's stop takes nothing proved with the old key (BRG-14).
  */
@@ -70,13 +71,28 @@ export function serveWayIn(options: ServeWayInOptions): Promise<BridgeServer> {
         const message = `Cannot send on thread "${send.thread}": it is not a thread of "${send.connection}"`;
         throw bridgeFailure("invalid", message);
       }
-      if (send.connection !== LINK_CONNECTION) {
+      if (
+        send.connection !== LINK_CONNECTION &&
+        !(send.connection in await connectionsOf(paths, agent.id))
+      ) {
         throw bridgeFailure("refused", `Cannot send on "${send.connection}": it is not connected`);
       }
-      await Deno.mkdir(paths.connectionDir(agent.id, LINK_CONNECTION), { recursive: true, mode: 0o700 });
-      await holdAnswer(heldDir(paths, agent.id), { thread: send.thread, text: send.text, at: clock.now() });
-      log.info("Message held for the next chat", { agent: agent.id, thread: send.thread });
+      // Held in the connection's folder: the next chat prints it (link), or its carrier sends it to
+      // the owner's own chat, never to a chat the harness names (SCH-3, LOC-5).
+      const dir = heldDir(paths, agent.id, send.connection);
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      await holdAnswer(dir, { thread: send.thread, text: send.text, at: clock.now() });
+      log.info("Message held for its connection", {
+        agent: agent.id,
+        connection: send.connection,
+        thread: send.thread,
+      });
       return { held: true };
     },
   });
+}
+
+/** The agent's connections (`bots`), none when its settings cannot be read. */
+async function connectionsOf(paths: LinkPaths, agentId: string): Promise<Record<string, unknown>> {
+  return await loadSettings(paths, agentId).then((s) => s.bots, () => ({}));
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { bridgeErrorCode, callBridge } from "../../../../link_bridge/mod.ts";
 import { heldDir, linkThread, takeHeld } from "../../../../connections/link/mod.ts";
-import { bindKey, sendSocketPath, unbindKey } from "../../../../core/agent/mod.ts";
+import { bindKey, saveSettings, sendSocketPath, unbindKey } from "../../../../core/agent/mod.ts";
 import { FakeClock } from "../../../support/mod.ts";
 import { type BoundAgent, boundAgent } from "./_support.ts";
 import { sendOnWayIn } from "../../../../core/agent_bridge/mod.ts";
@@ -87,4 +87,27 @@ Deno.test("serveWayIn() outliving its agent's stop takes nothing proved with the
   const withNew = { ...callerOf(rig), key: fresh };
   assert.equal(bridgeErrorCode(await failure(sendOnWayIn(rig.socket, withNew, message))), "unproven");
   assert.deepEqual(await takeHeld(heldDir(rig.paths, rig.agent.id), "link:main"), []);
+});
+
+Deno.test("serveWayIn() holds a message on a connection the agent has in its connection's folder, for its carrier to send to the owner (SCH-3)", async () => {
+  await using rig = await wayIn();
+  await saveSettings(rig.paths, {
+    id: rig.agent.id,
+    name: "work",
+    owner: rig.agent.owner,
+    harness: "link",
+    ports: { endpoint: 20010, block: 20010 },
+    sandbox: { enabled: true },
+    bots: { telegram: {} },
+  });
+  const message = { connection: "telegram", thread: "telegram:-100", text: "Reminder: call Bo" };
+  assert.deepEqual(await sendOnWayIn(rig.socket, callerOf(rig), message), { held: true });
+  const dir = heldDir(rig.paths, rig.agent.id, "telegram");
+  assert.deepEqual(
+    await takeHeld(dir, "telegram:-100"),
+    [{ ...message, at: rig.clock.now() }].map(
+      ({ thread, text, at }) => ({ thread, text, at }),
+    ),
+  );
+  assert.deepEqual(await takeHeld(heldDir(rig.paths, rig.agent.id), "telegram:-100"), []);
 });
