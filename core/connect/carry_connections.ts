@@ -1,7 +1,8 @@
 import { type AgentKey, type LinkPaths, logger } from "../base/mod.ts";
 import { type AgentSettings, writeConnectionState } from "../agent/mod.ts";
 import { CARRIED, isConnectionName } from "./known_connections.ts";
-import { readTelegramToken, TelegramBot } from "./telegram_settings.ts";
+import { TelegramBot } from "./telegram_settings.ts";
+import { readConnectionSecret } from "./connection_secret.ts";
 
 const log = logger("connections");
 
@@ -49,7 +50,7 @@ async function carryTelegram(
 ): Promise<void> {
   const { agent, paths } = options;
   const bot = TelegramBot.parse(agent.bots.telegram);
-  const token = await readTelegramToken(paths, agent.id);
+  const token = await readConnectionSecret(paths, agent.id, "telegram", "bot-token");
   if (!token) {
     await say("failed", "its token is missing: connect it again with `lnk agent connect telegram`");
     return;

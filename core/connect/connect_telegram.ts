@@ -1,7 +1,8 @@
 import { type Clock, LinkError, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
 import { type AgentContext, type AgentSettings, updateSettings } from "../agent/mod.ts";
 import { whileStopped } from "./while_stopped.ts";
-import { TelegramBot, writeTelegramToken } from "./telegram_settings.ts";
+import { TelegramBot } from "./telegram_settings.ts";
+import { writeConnectionSecret } from "./connection_secret.ts";
 
 const log = logger("connect");
 
@@ -48,7 +49,7 @@ export async function connectTelegram(
       clock,
       signal: options.signal,
     });
-    await writeTelegramToken(ctx.paths, agent.id, options.token);
+    await writeConnectionSecret(ctx.paths, agent.id, "telegram", "bot-token", options.token);
     const bot: TelegramBot = {
       api_root: options.apiRoot,
       bot: { id: me.id, username: me.username },

@@ -6,8 +6,10 @@
  */
 /** The connections Link knows by name, and those it carries today. */
 export { CARRIED, type ConnectionName, CONNECTIONS, isConnectionName } from "./known_connections.ts";
-/** `bots.telegram`, its API root and its token's file. */
-export { readTelegramToken, TELEGRAM_API_ROOT, TelegramBot } from "./telegram_settings.ts";
+/** `bots.telegram` and Telegram's API root. */
+export { TELEGRAM_API_ROOT, TelegramBot } from "./telegram_settings.ts";
+/** A connection's secrets (tokens), each a file in its folder outside every sandbox. */
+export { connectionSecretFile, readConnectionSecret, writeConnectionSecret } from "./connection_secret.ts";
 /** Connecting Telegram (check, pair, keep) and disconnecting any connection. */
 export { connectTelegram, type ConnectTelegramOptions, disconnect, PAIRING_MS } from "./connect_telegram.ts";
 /** Carrying one connection of an agent, in the process its bridge starts for it. */
