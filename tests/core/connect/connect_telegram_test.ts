@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { serveFakeModel } from "../../fakes/fake_model.ts";
-import { type FakeTelegram, serveFakeTelegram } from "../../fakes/fake_telegram.ts";
+import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
+import { type FakeTelegram, serveFakeTelegram, type TgChat, type TgUser } from "../../fakes/fake_telegram.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
 import {
   processesNaming,
@@ -35,6 +35,23 @@ async function connect(
 async function answered(fake: FakeTelegram, chatId: number, text: string): Promise<void> {
   await fake.nextCall("sendMessage", (c) => c.params.chat_id === chatId);
   while (fake.sent(chatId).at(-1)?.text !== text) await fake.nextCall("editMessageText");
+}
+
+/** An agent on the fake model, paired on Telegram with its owner Ada: what the carrying tests start from. */
+async function pairedAgent(
+  home: TempHome,
+  fake: FakeTelegram,
+  model: FakeModel,
+): Promise<{ id: string; owner: TgUser; ownChat: TgChat }> {
+  const { id } = await runJson<{ id: string }>(
+    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
+    home,
+  );
+  const owner = fake.user("Ada");
+  const ownChat = fake.privateChat(owner);
+  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
+  assert.equal(paired.code, 0, paired.stderr);
+  return { id, owner, ownChat };
 }
 
 Deno.test("lnk agent connect telegram pairs whoever sends the code in a private chat, keeps the token outside the agent's settings, and lists the bot", async () => {
@@ -124,11 +141,7 @@ Deno.test("a started agent answers its Telegram owner through its bridge: the me
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
   await using home = await tempHome();
-  await runJson(["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"], home);
-  const owner = fake.user("Ada");
-  const ownChat = fake.privateChat(owner);
-  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
-  assert.equal(paired.code, 0, paired.stderr);
+  const { owner, ownChat } = await pairedAgent(home, fake, model);
   await runJson(["agent", "start"], home);
   try {
     const stranger = fake.user("Eve");
@@ -155,14 +168,7 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
   await using home = await tempHome();
-  const { id } = await runJson<{ id: string }>(
-    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
-    home,
-  );
-  const owner = fake.user("Ada");
-  const ownChat = fake.privateChat(owner);
-  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
-  assert.equal(paired.code, 0, paired.stderr);
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
   await runJson(["agent", "start"], home);
   try {
     // One answer first: the connection's bridge is started after the agent's says it is ready.
@@ -195,14 +201,7 @@ Deno.test("on the shared bridge, an agent answers its Telegram owner the same wa
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
   await using home = await sharedHome();
-  const { id } = await runJson<{ id: string }>(
-    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
-    home,
-  );
-  const owner = fake.user("Ada");
-  const ownChat = fake.privateChat(owner);
-  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
-  assert.equal(paired.code, 0, paired.stderr);
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
   const started = await runJson<{ bridge: string }>(["agent", "start"], home);
   try {
     assert.equal(started.bridge, "shared");
