@@ -92,7 +92,7 @@ Deno.test("carryTelegram() goes on polling after a 5xx and a body that is no JSO
 });
 
 async function firstKept(stateDir: string): Promise<number> {
-  const names = [...Deno.readDirSync(inboxDir(stateDir))].map((e) => e.name);
+  const names = (await Array.fromAsync(Deno.readDir(inboxDir(stateDir)))).map((e) => e.name);
   assert.equal(names.length, 1, `${names}`);
   return Number(names[0]!.replace(".json", ""));
 }
