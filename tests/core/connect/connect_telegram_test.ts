@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { type FakeTelegram, serveFakeTelegram, type TgChat, type TgUser } from "../../fakes/fake_telegram.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
+import { sendOnWayIn } from "../../../core/agent_bridge/mod.ts";
 import {
   processesNaming,
   runCli,
@@ -212,4 +213,27 @@ Deno.test("on the shared bridge, an agent answers its Telegram owner the same wa
     await runJson(["agent", "stop"], home);
   }
   assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
+});
+
+Deno.test("a message the agent sends on its way in to a Telegram chat it names goes to its owner's own chat, once, never to that chat (SCH-3)", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    const { loadSettings, readKey, sendSocketPath } = await import("../../../core/agent/mod.ts");
+    const settings = await loadSettings(home.paths, id);
+    const caller = { agentId: id, owner: settings.owner, key: (await readKey(home.paths, id))! };
+    const named = fake.group("Strangers", [fake.user("Eve")]);
+    const message = { connection: "telegram", thread: `telegram:${named.id}`, text: "Reminder: call Bo" };
+    assert.deepEqual(await sendOnWayIn(sendSocketPath(home.paths, id), caller, message), { held: true });
+    const sent = await fake.nextCall("sendMessage");
+    assert.deepEqual([sent.params.chat_id, fake.sent(ownChat.id).map((m) => m.text)], [owner.id, [
+      "Reminder: call Bo",
+    ]]);
+    assert.deepEqual(fake.sent(named.id), []);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
 });
