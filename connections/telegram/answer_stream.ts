@@ -62,15 +62,32 @@ export class AnswerStream {
     await this.#render(text, true);
   }
 
+  /**
+   * Shows the text streamed so far, each time in its turn: the wait comes before the text is read,
+   * so each edit shows the newest text rather than the text of a second before.
+   */
   async #flush(): Promise<void> {
-    while (this.#dirty && !this.#options.signal.aborted) {
+    const { signal } = this.#options;
+    while (this.#dirty && !signal.aborted) {
+      await this.#turn().catch(() => {});
+      if (!this.#dirty || signal.aborted) break; // finished meanwhile: finish() shows it
       this.#dirty = false;
       await this.#render(this.#text, false).catch((err) => {
-        if (!this.#options.signal.aborted) {
-          log.warn("Cannot show the answer so far", { err: this.#reason(err) });
+        if (isRateLimited(err)) {
+          this.#dirty = true; // shown again after retry_after, with the newest text
+          return;
         }
+        if (!signal.aborted) log.warn("Cannot show the answer so far", { err: this.#reason(err) });
       });
     }
+  }
+
+  /** Waits until a call that changes the chat may go: about one a second, longer after a 429. */
+  #turn(): Promise<void> {
+    const { clock, signal } = this.#options;
+    const wait = this.#nextAt - clock.now();
+    if (wait <= 0) return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+    return clock.sleep(wait, signal);
   }
 
   async #render(text: string, final: boolean): Promise<void> {
@@ -90,11 +107,15 @@ export class AnswerStream {
     }
   }
 
-  /** One call that changes the chat, in its turn: 429s waited out; for the final text, failures retried. */
+  /**
+   * One call that changes the chat, in its turn. A 429 waits its retry_after: the final text is
+   * tried again, a text so far is given up for a newer one. For the final text, failures of the
+   * network are retried; "message is not modified" is no failure.
+   */
   async #call<T>(final: boolean, send: () => Promise<T>): Promise<T | undefined> {
     const { clock, signal } = this.#options;
     for (let attempt = 0;; attempt++) {
-      if (this.#sent.length > 0) await clock.sleep(Math.max(0, this.#nextAt - clock.now()), signal);
+      await this.#turn();
       signal.throwIfAborted();
       try {
         const result = await send();
@@ -102,9 +123,13 @@ export class AnswerStream {
         return result;
       } catch (err) {
         this.#nextAt = clock.now() + EDIT_EVERY_MS;
-        if (err instanceof GrammyError && err.error_code === 429) {
+        if (isRateLimited(err)) {
           this.#nextAt = clock.now() + (err.parameters.retry_after ?? 1) * 1000;
-          continue;
+          log.info("Telegram asks to wait before the next change", {
+            retryAfter: err.parameters.retry_after,
+          });
+          if (final) continue;
+          throw err;
         }
         if (err instanceof GrammyError && /message is not modified/i.test(err.description)) return undefined;
         if (!final || err instanceof GrammyError) throw err;
@@ -117,6 +142,10 @@ export class AnswerStream {
   #reason(err: unknown): string {
     return reasonOf(this.#options.account, err);
   }
+}
+
+function isRateLimited(err: unknown): err is GrammyError {
+  return err instanceof GrammyError && err.error_code === 429;
 }
 
 /** How often Telegram's "typing" is sent again: it shows for five seconds. */

@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import { type Clock, logger } from "../../core/base/mod.ts";
+import { type Clock, isLinkError, logger } from "../../core/base/mod.ts";
 import {
   type AskCaller,
   type EndpointAddress,
@@ -87,7 +87,13 @@ async function ask(
       await keepEntry(ctx.stateDir, updateId, current);
     },
   });
-  current.answer = await prompt(ctx, endpoint, { ...message, thread, request, stream });
+  current.answer = await prompt(ctx, endpoint, { ...message, thread, request, stream }).catch((err) => {
+    // The harness refused the message itself (longer than the model's context, no text): asking
+    // again would be refused again, so its words are the answer, sent once.
+    if (!isLinkError(err, "REFUSED") && !isLinkError(err, "INVALID")) throw err;
+    log.info("The agent refused a message", { update: updateId, code: err.code });
+    return err.message;
+  });
   await keepEntry(ctx.stateDir, updateId, current);
   await stream.finish(current.answer);
 }

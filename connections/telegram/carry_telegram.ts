@@ -3,6 +3,7 @@ import type { AskCaller, EndpointAddress } from "../endpoint/ask_for.ts";
 import { type AnswerContext, answerUpdate } from "./answer_update.ts";
 import { type InboxEntry, keepEntry, pendingEntries } from "./inbox.ts";
 import { pollUpdates } from "./poll_updates.ts";
+import { sendHeldAnswers } from "./send_held.ts";
 import { type TelegramAccount, telegramApi } from "./telegram_account.ts";
 import type { TelegramState } from "./telegram_state.ts";
 
@@ -28,7 +29,8 @@ export interface CarryTelegramOptions {
  * Carries a Telegram connection until `signal` aborts: polls the bot's updates, keeps each in the
  * inbox before confirming it, and answers them in order, one at a time (CON-9). Updates kept and
  * not answered before a crash are answered first, once. A token Telegram refuses says "failed"
- * and carries nothing more; it still returns only when `signal` aborts.
+ * and carries nothing more; it still returns only when `signal` aborts. Meanwhile the answers the
+ * bridge holds for the connection go to the owner's own chat (sendHeldAnswers).
  */
 export async function carryTelegram(options: CarryTelegramOptions): Promise<void> {
   const clock = options.clock ?? SYSTEM_CLOCK;
@@ -41,6 +43,9 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
     queue.push(updateId, entry);
   }
   const answering = answerAll(ctx, queue);
+  const delivering = sendHeldAnswers({ ...options, api, clock }).catch((err) => {
+    if (!options.signal.aborted) log.error("Held answers are no longer sent", { err });
+  });
   try {
     const ended = await pollUpdates({
       api,
@@ -61,6 +66,7 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
   } finally {
     queue.close();
     await answering;
+    await delivering;
   }
 }
 

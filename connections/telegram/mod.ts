@@ -23,7 +23,9 @@ export { type TelegramState } from "./telegram_state.ts";
 /** The reply to a message with no text. */
 export { ONLY_TEXT_REPLY } from "./answer_update.ts";
 /** Streaming an answer: how often it is edited, and how often typing is shown again. */
-export { EDIT_EVERY_MS, TYPING_EVERY_MS } from "./answer_stream.ts";
+export { AnswerStream, type AnswerStreamOptions, EDIT_EVERY_MS, TYPING_EVERY_MS } from "./answer_stream.ts";
 /** The inbox of kept updates and the kept offset, in the connection's folder. */
 export { inboxDir } from "./inbox.ts";
+/** How long a poll waits, and how much longer it may take before it counts as stopped. */
+export { POLL_GRACE_MS, POLL_SECONDS } from "./poll_updates.ts";
 export { offsetPath } from "./update_offset.ts";

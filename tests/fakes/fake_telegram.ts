@@ -304,7 +304,8 @@ export class FakeTelegram implements AsyncDisposable {
       ...content,
     };
     this.#historyOf(chat.id).push(message);
-    if (this.#seesInGroup(message)) this.enqueue({ message });
+    // The update keeps the message as it was sent: a later edit changes the chat, not the update.
+    if (this.#seesInGroup(message)) this.enqueue({ message: structuredClone(message) });
     return message;
   }
 
@@ -346,15 +347,18 @@ export class FakeTelegram implements AsyncDisposable {
     return this.userSends(chat, from, { sticker });
   }
 
-  /** The sender edits their message: an edited_message update; the message now reads `text`. */
+  /**
+   * The sender edits their message: an edited_message update; the message now reads `text` in the
+   * chat's history, while an update already queued for it keeps the text it was sent with.
+   */
   userEdits(message: TgMessage, text: string): TgMessage {
     const stored = this.#historyOf(message.chat.id).find((m) => m.message_id === message.message_id);
     const edited: TgMessage = { ...(stored ?? message), text, edit_date: this.#seconds() };
     const entities = entitiesOf(text);
     if (entities.length > 0) edited.entities = entities;
     else delete edited.entities;
-    if (stored) Object.assign(stored, edited);
-    this.enqueue({ edited_message: edited });
+    if (stored) Object.assign(stored, structuredClone(edited));
+    this.enqueue({ edited_message: structuredClone(edited) });
     return edited;
   }
 

@@ -261,6 +261,23 @@ Deno.test("updates carry what Telegram sends: edits, a photo or sticker without 
   assert.deepEqual(tg.history(chat.id).map((m) => m.text), ["/start again", undefined, undefined]);
 });
 
+Deno.test("userEdits leaves an unfetched update with the text it was sent with, as Telegram does", async () => {
+  await using tg = await serveFakeTelegram();
+  const api = apiOf(tg);
+  const { ada, chat } = owner(tg);
+  const said = tg.userSays(chat, ada, "first words");
+  tg.userEdits(said, "second words");
+  tg.userEdits(said, "third words");
+  const updates = await api.getUpdates();
+  assert.deepEqual(updates.map((u) => [u.message?.text, u.edited_message?.text]), [
+    ["first words", undefined],
+    [undefined, "second words"],
+    [undefined, "third words"],
+  ]);
+  assert.equal(updates[0]!.message?.edit_date, undefined);
+  assert.deepEqual(tg.history(chat.id).map((m) => m.text), ["third words"]);
+});
+
 Deno.test("in privacy mode a group's messages reach the bot only as commands, mentions and replies", async () => {
   await using tg = await serveFakeTelegram({ readsAllGroupMessages: false });
   const api = apiOf(tg);

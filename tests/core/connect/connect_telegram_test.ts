@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { serveFakeModel } from "../../fakes/fake_model.ts";
-import { type FakeTelegram, serveFakeTelegram } from "../../fakes/fake_telegram.ts";
+import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
+import { type FakeTelegram, serveFakeTelegram, type TgChat, type TgUser } from "../../fakes/fake_telegram.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
+import { sendOnWayIn } from "../../../core/agent_bridge/mod.ts";
 import {
   processesNaming,
   runCli,
@@ -35,6 +36,23 @@ async function connect(
 async function answered(fake: FakeTelegram, chatId: number, text: string): Promise<void> {
   await fake.nextCall("sendMessage", (c) => c.params.chat_id === chatId);
   while (fake.sent(chatId).at(-1)?.text !== text) await fake.nextCall("editMessageText");
+}
+
+/** An agent on the fake model, paired on Telegram with its owner Ada: what the carrying tests start from. */
+async function pairedAgent(
+  home: TempHome,
+  fake: FakeTelegram,
+  model: FakeModel,
+): Promise<{ id: string; owner: TgUser; ownChat: TgChat }> {
+  const { id } = await runJson<{ id: string }>(
+    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
+    home,
+  );
+  const owner = fake.user("Ada");
+  const ownChat = fake.privateChat(owner);
+  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
+  assert.equal(paired.code, 0, paired.stderr);
+  return { id, owner, ownChat };
 }
 
 Deno.test("lnk agent connect telegram pairs whoever sends the code in a private chat, keeps the token outside the agent's settings, and lists the bot", async () => {
@@ -124,11 +142,7 @@ Deno.test("a started agent answers its Telegram owner through its bridge: the me
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
   await using home = await tempHome();
-  await runJson(["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"], home);
-  const owner = fake.user("Ada");
-  const ownChat = fake.privateChat(owner);
-  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
-  assert.equal(paired.code, 0, paired.stderr);
+  const { owner, ownChat } = await pairedAgent(home, fake, model);
   await runJson(["agent", "start"], home);
   try {
     const stranger = fake.user("Eve");
@@ -155,14 +169,7 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
   await using home = await tempHome();
-  const { id } = await runJson<{ id: string }>(
-    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
-    home,
-  );
-  const owner = fake.user("Ada");
-  const ownChat = fake.privateChat(owner);
-  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
-  assert.equal(paired.code, 0, paired.stderr);
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
   await runJson(["agent", "start"], home);
   try {
     // One answer first: the connection's bridge is started after the agent's says it is ready.
@@ -195,14 +202,7 @@ Deno.test("on the shared bridge, an agent answers its Telegram owner the same wa
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
   await using home = await sharedHome();
-  const { id } = await runJson<{ id: string }>(
-    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
-    home,
-  );
-  const owner = fake.user("Ada");
-  const ownChat = fake.privateChat(owner);
-  const paired = await connect(home, fake, (code) => fake.userSays(ownChat, owner, code));
-  assert.equal(paired.code, 0, paired.stderr);
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
   const started = await runJson<{ bridge: string }>(["agent", "start"], home);
   try {
     assert.equal(started.bridge, "shared");
@@ -213,4 +213,27 @@ Deno.test("on the shared bridge, an agent answers its Telegram owner the same wa
     await runJson(["agent", "stop"], home);
   }
   assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
+});
+
+Deno.test("a message the agent sends on its way in to a Telegram chat it names goes to its owner's own chat, once, never to that chat (SCH-3)", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    const { loadSettings, readKey, sendSocketPath } = await import("../../../core/agent/mod.ts");
+    const settings = await loadSettings(home.paths, id);
+    const caller = { agentId: id, owner: settings.owner, key: (await readKey(home.paths, id))! };
+    const named = fake.group("Strangers", [fake.user("Eve")]);
+    const message = { connection: "telegram", thread: `telegram:${named.id}`, text: "Reminder: call Bo" };
+    assert.deepEqual(await sendOnWayIn(sendSocketPath(home.paths, id), caller, message), { held: true });
+    const sent = await fake.nextCall("sendMessage");
+    assert.deepEqual([sent.params.chat_id, fake.sent(ownChat.id).map((m) => m.text)], [owner.id, [
+      "Reminder: call Bo",
+    ]]);
+    assert.deepEqual(fake.sent(named.id), []);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
 });
