@@ -13,3 +13,16 @@ export { checkSlackTokens, type SlackIdentity } from "./check_slack_tokens.ts";
 export { EDIT_EVERY_MS, SLACK_LIMIT, SlackAnswerStream } from "./answer_stream.ts";
 /** The inbox of kept events and the answered ones, in the connection's folder. */
 export { answeredPath, inboxDir, SlackInbox } from "./slack_inbox.ts";
+/** How the carrier is: connected, reconnecting or failed, with why. */
+export { type SlackState } from "./slack_state.ts";
+/** Takes as owner whoever first sends the code in a DM with the app. */
+export {
+  PAIRING_STRIKES,
+  pairSlackOwner,
+  type PairSlackOwnerOptions,
+  type SlackOwner,
+} from "./pair_slack_owner.ts";
+/** Carries the owner's DMs to the agent's endpoint and each answer back, until stopped. */
+export { carrySlack, type CarrySlackOptions } from "./carry_slack.ts";
+/** The reaction on the owner's message while it is answered. */
+export { ANSWERING_REACTION } from "./answer_event.ts";
