@@ -26,6 +26,15 @@ import {
   type SlackEnvelope,
   SocketHub,
 } from "./slack/socket_mode.ts";
+import {
+  failed,
+  type FakeSlackFault,
+  faultAnswer,
+  paramsOf,
+  responseOf,
+  type SlackAnswer,
+  tokenOf,
+} from "./slack/http.ts";
 import { METHODS, runMethod, SlackApiError, type WebApiEffects } from "./slack/web_api.ts";
 import {
   APP_ID,
@@ -44,6 +53,7 @@ export { APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID };
 export type {
   DisconnectReason,
   FakeSlackAck,
+  FakeSlackFault,
   FakeSlackSockets,
   SlackConversation,
   SlackEnvelope,
@@ -64,15 +74,6 @@ export interface FakeSlackCall {
   /** What the fake answered, once it has: HTTP status and JSON body (or text). */
   answer?: { status: number; body: unknown };
 }
-
-/** A fault to answer a call with instead of its result. */
-export type FakeSlackFault =
-  /** `{"ok":false,"error":…}` with HTTP 200, as every Web API error comes. */
-  | { error: string }
-  /** HTTP 429 with `Retry-After: <seconds>` and `{"ok":false,"error":"ratelimited"}`. */
-  | { rateLimited: number }
-  /** Another HTTP status (500, 503) with a body that is not the API's. */
-  | { status: number; body?: string };
 
 /** How a fake Slack starts. */
 export interface FakeSlackOptions {
@@ -331,31 +332,22 @@ export class FakeSlack implements AsyncDisposable {
       return new Response("Not Found", { status: 404 });
     }
     const params = await paramsOf(req, url);
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
-    const token = bearer ?? (typeof params.token === "string" ? params.token : "");
-    const call: FakeSlackCall = { method: route[1]!, params, token, at: this.#clock.now() };
+    const call: FakeSlackCall = {
+      method: route[1]!,
+      params,
+      token: tokenOf(req, params),
+      at: this.#clock.now(),
+    };
     this.calls.push(call);
     this.#notify(call);
     const answer = this.#answer(call);
-    call.answer = answer;
-    if (answer.status === 429) {
-      const retry = (answer as { retryAfter?: number }).retryAfter ?? 1;
-      return Response.json(answer.body, { status: 429, headers: { "retry-after": String(retry) } });
-    }
-    if (typeof answer.body === "string") return new Response(answer.body, { status: answer.status });
-    return Response.json(answer.body, { status: answer.status });
+    call.answer = { status: answer.status, body: answer.body };
+    return responseOf(answer);
   }
 
-  #answer(call: FakeSlackCall): { status: number; body: unknown; retryAfter?: number } {
+  #answer(call: FakeSlackCall): SlackAnswer {
     const fault = this.#faults.get(call.method)?.shift();
-    if (fault) {
-      if ("error" in fault) return { status: 200, body: { ok: false, error: fault.error } };
-      if ("rateLimited" in fault) {
-        return { status: 429, body: { ok: false, error: "ratelimited" }, retryAfter: fault.rateLimited };
-      }
-      return { status: fault.status, body: fault.body ?? "" };
-    }
-    const failed = (error: string) => ({ status: 200, body: { ok: false, error } });
+    if (fault) return faultAnswer(fault);
     if (call.token === "") return failed("not_authed");
     const entry = this.#tokens.get(call.token);
     if (!entry) return failed("invalid_auth");
@@ -390,19 +382,4 @@ export function serveFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlac
 
 function idOf(channel: string | SlackConversation): string {
   return typeof channel === "string" ? channel : channel.id;
-}
-
-async function paramsOf(req: Request, url: URL): Promise<Record<string, unknown>> {
-  const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (type.startsWith("application/json")) {
-    const body = await req.json().catch(() => undefined);
-    if (body !== null && typeof body === "object" && !Array.isArray(body)) Object.assign(params, body);
-  } else if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
-    const form = await req.formData();
-    for (const [key, value] of form) params[key] = typeof value === "string" ? value : value.name;
-  } else {
-    await req.body?.cancel();
-  }
-  return params;
 }
