@@ -214,3 +214,154 @@ Deno.test("apps.connections.open takes an app token only and gives a one-use ws 
   const bot = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl });
   assert.equal(await platformError(bot.apps.connections.open()), "not_allowed_token_type");
 });
+
+Deno.test("a disconnect frame: the client goes, reconnects with a new url and gets a hello, one socket at a time", async () => {
+  await using slack = await serveFakeSlack();
+  await using socket = await socketClient(slack, { clientPingTimeout: 2_000 });
+  const reconnected = Promise.withResolvers<void>();
+  socket.client.on("connected", () => reconnected.resolve());
+  assert.equal(slack.sendDisconnect("refresh_requested"), 1);
+  await reconnected.promise;
+  await slack.socketsWhen((s) => s.open === 1 && s.ever === 2);
+  assert.deepEqual(slack.sockets, { open: 1, ever: 2, mostAtOnce: 1 });
+  assert.deepEqual(slack.calls.map((c) => c.method), ["apps.connections.open", "apps.connections.open"]);
+  const ada = slack.user("ada");
+  slack.userSays(slack.dm(ada), ada, "still there?");
+  const got = await socket.next();
+  await got.ack();
+  await slack.acked(got.envelope_id);
+  assert.deepEqual(slack.acks.map((a) => a.socket), [2]);
+});
+
+Deno.test("an envelope unacked when its socket drops is sent again on the next connection", async () => {
+  const clock = new FakeClock();
+  await using slack = await serveFakeSlack({ clock });
+  await using socket = await socketClient(slack, { clientPingTimeout: 2_000 });
+  const ada = slack.user("ada");
+  slack.userSays(slack.dm(ada), ada, "lost?");
+  const first = await socket.next();
+  assert.equal(slack.dropSockets(), 1);
+  await slack.socketsWhen((s) => s.open === 0);
+  await clock.advance(3_000);
+  const again = await socket.next();
+  assert.deepEqual([again.envelope_id, again.retry_num, again.retry_reason], [
+    first.envelope_id,
+    1,
+    "timeout",
+  ]);
+  await again.ack();
+  await slack.acked(again.envelope_id);
+  assert.deepEqual(slack.acks.map((a) => [a.envelope_id, a.socket]), [[first.envelope_id, 2]]);
+  assert.deepEqual(slack.sockets, { open: 1, ever: 2, mostAtOnce: 1 });
+});
+
+Deno.test("a second client at once is recorded in sockets.mostAtOnce", async () => {
+  await using slack = await serveFakeSlack();
+  await using _one = await socketClient(slack);
+  await using _two = await socketClient(slack);
+  assert.deepEqual(slack.sockets, { open: 2, ever: 2, mostAtOnce: 2 });
+});
+
+Deno.test("a 429 with Retry-After: the WebClient waits and retries, or reports it when told to", async () => {
+  await using slack = await serveFakeSlack({ echoBotMessages: false });
+  const ada = slack.user("ada");
+  const dm = slack.dm(ada);
+  const web = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, logLevel: LogLevel.ERROR });
+  slack.failNext("chat.postMessage", { rateLimited: 0 });
+  const posted = await web.chat.postMessage({ channel: dm.id, text: "after the limit" });
+  assert.deepEqual(
+    slack.calls.map((c) => [c.method, c.answer?.status]),
+    [["chat.postMessage", 429], ["chat.postMessage", 200]],
+  );
+  assert.deepEqual(slack.calls[0]!.answer?.body, { ok: false, error: "ratelimited" });
+  assert.deepEqual(slack.messages(dm).map((m) => [m.ts, m.text]), [[posted.ts, "after the limit"]]);
+
+  const strict = new WebClient(slack.botToken, {
+    slackApiUrl: slack.apiUrl,
+    logLevel: LogLevel.ERROR,
+    rejectRateLimitedCalls: true,
+  });
+  slack.failNext("chat.update", { rateLimited: 30 });
+  await assert.rejects(strict.chat.update({ channel: dm.id, ts: posted.ts!, text: "x" }), {
+    code: "slack_webapi_rate_limited_error",
+    retryAfter: 30,
+  });
+});
+
+Deno.test("a 5xx fault reaches the WebClient as an HTTP error", async () => {
+  await using slack = await serveFakeSlack();
+  const web = new WebClient(slack.botToken, {
+    slackApiUrl: slack.apiUrl,
+    logLevel: LogLevel.ERROR,
+    retryConfig: { retries: 0 },
+  });
+  slack.failNext("auth.test", { status: 503, body: "upstream down" });
+  await assert.rejects(web.auth.test(), { code: "slack_webapi_http_error", statusCode: 503 });
+});
+
+Deno.test("in a channel a mention of the bot is a message and an app_mention; edits and deletes are subtypes", async () => {
+  await using slack = await serveFakeSlack();
+  await using socket = await socketClient(slack);
+  const ada = slack.user("ada");
+  const general = slack.channel("general", [ada]);
+  const said = slack.userSays(general, ada, "<@U0LINKBOT1> hi");
+  const kinds: unknown[] = [];
+  for (let i = 0; i < 2; i++) {
+    const got = await socket.next();
+    const event = got.body.event as Record<string, unknown>;
+    kinds.push([event.type, event.channel_type, event.channel, event.ts]);
+    await got.ack();
+  }
+  assert.deepEqual(kinds, [
+    ["message", "channel", general.id, said.ts],
+    ["app_mention", undefined, general.id, said.ts],
+  ]);
+  slack.userEdits(general, said, "<@U0LINKBOT1> hello");
+  const changed = (await socket.next()).body.event as Record<string, unknown>;
+  assert.deepEqual(
+    [
+      changed.subtype,
+      (changed.message as { text: string }).text,
+      (changed.previous_message as { text: string }).text,
+    ],
+    ["message_changed", "<@U0LINKBOT1> hello", "<@U0LINKBOT1> hi"],
+  );
+  slack.userDeletes(general, said);
+  const deleted = (await socket.next()).body.event as Record<string, unknown>;
+  assert.deepEqual([deleted.subtype, deleted.deleted_ts, deleted.hidden], ["message_deleted", said.ts, true]);
+  assert.deepEqual(slack.messages(general), []);
+});
+
+Deno.test("the app hears its own post as a message with bot_id, and its update as message_changed", async () => {
+  await using slack = await serveFakeSlack();
+  await using socket = await socketClient(slack);
+  const web = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, logLevel: LogLevel.ERROR });
+  const ada = slack.user("ada");
+  const dm = slack.dm(ada);
+  const posted = await web.chat.postMessage({ channel: dm.id, text: "one" });
+  const echo = (await socket.next()).body.event as Record<string, unknown>;
+  assert.deepEqual([echo.type, echo.bot_id, echo.user, echo.ts, echo.channel_type], [
+    "message",
+    "B0LINKBOT1",
+    "U0LINKBOT1",
+    posted.ts,
+    "im",
+  ]);
+  await web.chat.update({ channel: dm.id, ts: posted.ts!, text: "two" });
+  const changed = (await socket.next()).body.event as Record<string, unknown>;
+  assert.deepEqual([changed.subtype, (changed.message as { text: string }).text], ["message_changed", "two"]);
+});
+
+Deno.test("conversations.open gives the user's DM id; users.info the user; text past 40,000 is cut", async () => {
+  await using slack = await serveFakeSlack({ echoBotMessages: false });
+  const web = new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, logLevel: LogLevel.ERROR });
+  const ada = slack.user("ada");
+  const opened = await web.conversations.open({ users: ada.id });
+  assert.match(String(opened.channel?.id), /^D/);
+  assert.equal(opened.channel?.id, slack.dm(ada).id);
+  const info = await web.users.info({ user: ada.id });
+  assert.deepEqual(info.user, ada);
+  assert.equal(await platformError(web.users.info({ user: "U0NOPE" })), "user_not_found");
+  await web.chat.postMessage({ channel: ada.id, text: "x".repeat(40_001) });
+  assert.equal(slack.messages(slack.dm(ada))[0]!.text.length, 40_000);
+});
