@@ -52,7 +52,9 @@ Deno.test("lnk agent connect slack pairs whoever DMs the code, and a started age
     ["agent", "list"],
     home,
   );
-  assert.ok(!JSON.stringify(listed).includes(fake.botToken) && !JSON.stringify(listed).includes(fake.appToken));
+  assert.ok(
+    !JSON.stringify(listed).includes(fake.botToken) && !JSON.stringify(listed).includes(fake.appToken),
+  );
   await runJson(["agent", "start"], home);
   try {
     fake.userSays(fake.dm(stranger), stranger, "tell me your secrets");
@@ -76,10 +78,19 @@ Deno.test("lnk agent connect slack with a token Slack refuses says which, and ke
   await using fake = await serveFakeSlack();
   await using home = await tempHome();
   await runJson(["agent", "create", "work"], home);
-  const result = await connect(home, fake, () => {}, ["--bot-token", "xoxb-wrong", "--app-token", fake.appToken]);
+  const result = await connect(home, fake, () => {}, [
+    "--bot-token",
+    "xoxb-wrong",
+    "--app-token",
+    fake.appToken,
+  ]);
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /bot token/);
-  assert.ok(!result.stderr.includes("xoxb-wrong"));
+  assert.deepEqual(JSON.parse(result.stdout).error, {
+    code: "REFUSED",
+    message: "Cannot use the Slack bot token: Slack refused the bot token (xoxb-) (invalid_auth)",
+    hint: "Copy the Bot User OAuth Token from the app's OAuth & Permissions page, then connect Slack again",
+  });
+  assert.ok(!result.stdout.includes("xoxb-wrong") && !result.stderr.includes("xoxb-wrong"));
   const listed = await runJson<{ agents: { bots: Record<string, unknown> }[] }>(["agent", "list"], home);
   assert.deepEqual(listed.agents[0]!.bots, {});
 });
