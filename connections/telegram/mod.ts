@@ -11,7 +11,7 @@ export { type TelegramAccount } from "./telegram_account.ts";
 /** Asks Telegram who the token belongs to (getMe). */
 export { checkTelegramToken } from "./check_telegram_token.ts";
 /** A one-time pairing code, unguessable in its ten minutes and easy to type. */
-export { newPairingCode } from "./pairing_code.ts";
+export { newPairingCode } from "../chat/mod.ts";
 /** Takes as owner whoever first sends the code in a private chat. */
 export { PAIRING_STRIKES, pairTelegramOwner, type TelegramOwner } from "./pair_telegram_owner.ts";
 /** Splits an answer at Telegram's limit, never inside a code block if it can be helped. */

@@ -1,6 +1,6 @@
 import { type Clock, LinkError, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import { telegramFailure } from "./check_telegram_token.ts";
-import { isPairingCode } from "./pairing_code.ts";
+import { isPairingCode } from "../chat/mod.ts";
 import { grammySignal, type TelegramAccount, telegramApi } from "./telegram_account.ts";
 import { displayName, type TelegramMessage, TelegramUpdate } from "./telegram_update.ts";
 import { readOffset, saveOffset } from "./update_offset.ts";

@@ -2,6 +2,7 @@ import { type AgentKey, type LinkPaths, logger } from "../base/mod.ts";
 import { type AgentSettings, writeConnectionState } from "../agent/mod.ts";
 import { CARRIED, isConnectionName } from "./known_connections.ts";
 import { TelegramBot } from "./telegram_settings.ts";
+import { SlackBot } from "./slack_settings.ts";
 import { readConnectionSecret } from "./connection_secret.ts";
 
 const log = logger("connections");
@@ -36,7 +37,8 @@ export async function carryConnection(options: CarryOptions, name: string): Prom
       await say("failed", `Link does not carry ${name} yet`);
       return;
     }
-    await carryTelegram(options, say);
+    if (name === "slack") await carrySlack(options, say);
+    else await carryTelegram(options, say);
   } catch (err) {
     if (options.signal.aborted) return;
     log.error("A connection stopped", { agent: agent.id, connection: name, err });
@@ -59,6 +61,30 @@ async function carryTelegram(
   await telegram.carryTelegram({
     account: { apiRoot: bot.api_root, token },
     stateDir: paths.connectionDir(agent.id, "telegram"),
+    ownerId: bot.owner.id,
+    endpoint: { port: agent.ports.endpoint },
+    caller: { agentId: agent.id, agentName: agent.name, key: options.key },
+    signal: options.signal,
+    onState: (s) => void say(s.state, s.why),
+  });
+}
+
+async function carrySlack(
+  options: CarryOptions,
+  say: (state: "polling" | "connected" | "reconnecting" | "failed", why?: string) => Promise<void>,
+): Promise<void> {
+  const { agent, paths } = options;
+  const bot = SlackBot.parse(agent.bots.slack);
+  const botToken = await readConnectionSecret(paths, agent.id, "slack", "bot-token");
+  const appToken = await readConnectionSecret(paths, agent.id, "slack", "app-token");
+  if (!botToken || !appToken) {
+    await say("failed", "its tokens are missing: connect it again with `lnk agent connect slack`");
+    return;
+  }
+  const slack = await import("../../connections/slack/mod.ts");
+  await slack.carrySlack({
+    account: { apiUrl: bot.api_url, botToken, appToken },
+    stateDir: paths.connectionDir(agent.id, "slack"),
     ownerId: bot.owner.id,
     endpoint: { port: agent.ports.endpoint },
     caller: { agentId: agent.id, agentName: agent.name, key: options.key },

@@ -1,13 +1,11 @@
 import { type Clock, LinkError, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
 import { type AgentContext, type AgentSettings, updateSettings } from "../agent/mod.ts";
 import { whileStopped } from "./while_stopped.ts";
+import { PAIRING_MS } from "./known_connections.ts";
 import { TelegramBot } from "./telegram_settings.ts";
 import { writeConnectionSecret } from "./connection_secret.ts";
 
 const log = logger("connect");
-
-/** How long a pairing code holds (CON-6): ten minutes. */
-export const PAIRING_MS = 10 * 60_000;
 
 /** What `lnk agent connect telegram` was given. */
 export interface ConnectTelegramOptions {

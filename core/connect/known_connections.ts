@@ -10,4 +10,7 @@ export function isConnectionName(word: string): word is ConnectionName {
 }
 
 /** The connections Link carries today; the others are known, and refused as not carried yet. */
-export const CARRIED: readonly ConnectionName[] = ["telegram"];
+export const CARRIED: readonly ConnectionName[] = ["telegram", "slack"];
+
+/** How long a pairing code holds (CON-6): ten minutes. */
+export const PAIRING_MS = 10 * 60_000;

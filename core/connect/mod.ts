@@ -5,16 +5,25 @@
  * @module
  */
 /** The connections Link knows by name, and those it carries today. */
-export { CARRIED, type ConnectionName, CONNECTIONS, isConnectionName } from "./known_connections.ts";
+export {
+  CARRIED,
+  type ConnectionName,
+  CONNECTIONS,
+  isConnectionName,
+  PAIRING_MS,
+} from "./known_connections.ts";
 /** `bots.telegram` and Telegram's API root. */
 export { TELEGRAM_API_ROOT, TelegramBot } from "./telegram_settings.ts";
 /** A connection's secrets (tokens), each a file in its folder outside every sandbox. */
 export { connectionSecretFile, readConnectionSecret, writeConnectionSecret } from "./connection_secret.ts";
 /** Connecting Telegram (check, pair, keep) and disconnecting any connection. */
-export { connectTelegram, type ConnectTelegramOptions, disconnect, PAIRING_MS } from "./connect_telegram.ts";
+export { connectTelegram, type ConnectTelegramOptions, disconnect } from "./connect_telegram.ts";
 /** Carrying one connection of an agent, in the process its bridge starts for it. */
 export { carryConnection, type CarryOptions } from "./carry_connections.ts";
 /** `lnk connection bridge`: that process. */
 export { runConnectionBridgeRole } from "./run_connection_bridge_role.ts";
 /** A change made with the agent stopped, the agent started again after if it ran. */
 export { whileStopped } from "./while_stopped.ts";
+/** `bots.slack` and Slack's API address; connecting Slack (check both tokens, pair, keep). */
+export { SLACK_API_URL, SlackBot } from "./slack_settings.ts";
+export { connectSlack, type ConnectSlackOptions } from "./connect_slack.ts";

@@ -53,7 +53,7 @@ const HELP: [string[], string][] = [
       "  status      Say whether an agent runs, its ports, its harness and its sandbox",
       "  logs        Show the logs of an agent's services: its harness, its bridge, its provider's errors",
       "  chat        Talk to an agent from this terminal, on the link connection",
-      "  connect     Connect the agent to Telegram: check the bot's token, then pair you as its owner",
+      "  connect     Connect the agent to Telegram or Slack: check the tokens, then pair you as its owner",
       "  disconnect  Disconnect a connection from the agent: its settings and its token go",
       "  remove      Remove an agent; its files are kept aside unless you say otherwise",
       "  restore     Bring back a removed agent whose files are still kept",

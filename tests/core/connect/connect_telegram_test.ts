@@ -124,11 +124,11 @@ Deno.test("lnk agent connect telegram with a token Telegram refuses says so, and
 Deno.test("lnk agent connect refuses a connection Link does not carry yet, and one it does not know", async () => {
   await using home = await tempHome();
   await runJson(["agent", "create", "work"], home);
-  assert.deepEqual(await runCli(["agent", "connect", "slack"], home), {
+  assert.deepEqual(await runCli(["agent", "connect", "discord"], home), {
     code: 1,
     stdout: "",
-    stderr: "error: Cannot connect slack: Link does not carry it yet\n" +
-      "  hint: Connect Telegram with `lnk agent connect telegram`\n",
+    stderr: "error: Cannot connect discord: Link does not carry it yet\n" +
+      "  hint: Connect Telegram with `lnk agent connect telegram`, or Slack with `lnk agent connect slack`\n",
   });
   const unknown = await runCli(["agent", "connect", "myspace"], home);
   assert.equal(unknown.code, 2);

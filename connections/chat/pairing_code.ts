@@ -8,8 +8,8 @@ const LENGTH = 8;
 /**
  * A one-time pairing code from the system's cryptographic random source, shown as `ABCD-EFGH`.
  * Eight letters of five bits are 40 bits: 1.1 * 10^12 codes. Even a thousand guesses a second for
- * the code's ten minutes (600,000 guesses, far past what Telegram lets senders send, and each
- * sender is ignored after five wrong codes) finds it with odds below one in a million (CON-6).
+ * the code's ten minutes (600,000 guesses, far past what a chat platform lets senders send, and
+ * each sender is ignored after five wrong codes) finds it with odds below one in a million (CON-6).
  */
 export function newPairingCode(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(LENGTH));

@@ -1,0 +1,154 @@
+import type { WebClient } from "@slack/web-api";
+import { type Clock, logger } from "../../core/base/mod.ts";
+import { type AskCaller, type EndpointAddress, openEndpoint, type ProvenEndpoint } from "../mod.ts";
+import { ackKept, listKept } from "../link/mod.ts";
+import { SlackAnswerStream } from "./answer_stream.ts";
+import { reasonOf, type SlackAccount, slackErrorOf } from "./slack_account.ts";
+import { isPersonsDm, SlackMessageEvent } from "./slack_event.ts";
+import type { SlackInbox, SlackInboxEntry } from "./slack_inbox.ts";
+
+const log = logger("slack");
+
+/** The meta key marking an answer's sentence that says the agent could not answer. */
+const ERROR_META = "link.local/error";
+/** How long a message that joined a running turn waits for that turn's answer. */
+const STEERED_WAIT_MS = 15 * 60_000;
+/** The reaction on the owner's message while it is answered: Slack shows no bot typing (CON-13). */
+export const ANSWERING_REACTION = "eyes";
+
+/** What answering an event needs: the client, the inbox, the owner and the endpoint. */
+export interface AnswerEventContext {
+  web: WebClient;
+  account: SlackAccount;
+  inbox: SlackInbox;
+  ownerId: string;
+  endpoint: EndpointAddress;
+  caller: AskCaller;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+/**
+ * Answers one kept event, then lets it go. Only the owner's DMs go to the agent, as a new
+ * `session/prompt` in session `slack:<channel id>` with request `slack:<event_id>` (CON-9, CON-10),
+ * with 👀 on the message while it is answered; an answer already whole (kept in the entry, or by
+ * the harness for this request) is posted instead of asking again. Throws only when the endpoint
+ * cannot be reached.
+ */
+export async function answerEvent(
+  ctx: AnswerEventContext,
+  eventId: string,
+  entry: SlackInboxEntry,
+): Promise<void> {
+  const parsed = SlackMessageEvent.safeParse(entry.event);
+  const event = parsed.success ? parsed.data : undefined;
+  if (!event || !isPersonsDm(event) || event.user !== ctx.ownerId || event.text === undefined) {
+    log.info("Dropped a Slack event that is not the owner's new message in a DM", {
+      event: eventId,
+      type: event?.type,
+      channelType: event?.channel_type,
+      subtype: event?.subtype,
+      sender: event?.user,
+    });
+  } else {
+    const message = { channel: event.channel!, ts: event.ts, text: event.text };
+    await react(ctx, "add", message);
+    await ask(ctx, eventId, entry, message);
+    await react(ctx, "remove", message);
+  }
+  await ctx.inbox.finish(eventId);
+}
+
+async function ask(
+  ctx: AnswerEventContext,
+  eventId: string,
+  entry: SlackInboxEntry,
+  message: { channel: string; text: string },
+): Promise<void> {
+  const current = { ...entry };
+  const stream = new SlackAnswerStream({
+    web: ctx.web,
+    account: ctx.account,
+    channel: message.channel,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    sent: entry.sent,
+    onSent: async (sent) => {
+      current.sent = [...sent];
+      await ctx.inbox.save(eventId, current);
+    },
+  });
+  if (entry.answer !== undefined) return await stream.finish(entry.answer);
+  const thread = `slack:${message.channel}`;
+  const request = `slack:${eventId}`;
+  await using endpoint = await openEndpoint(ctx.endpoint, ctx.caller);
+  const kept = (await listKept(endpoint, thread)).find((k) => k.requests.includes(request));
+  if (kept) {
+    log.info("Posting an answer the agent kept from before a restart", { event: eventId });
+    current.answer = kept.answer;
+    await ctx.inbox.save(eventId, current);
+    await ackKept(endpoint, [kept.id]);
+    return await stream.finish(kept.answer);
+  }
+  current.answer = await prompt(endpoint, { thread, request, text: message.text, stream });
+  await ctx.inbox.save(eventId, current);
+  await stream.finish(current.answer);
+}
+
+/** Sends one message to the agent, streaming its answer; resolves with the whole answer. */
+async function prompt(
+  endpoint: ProvenEndpoint,
+  options: { thread: string; request: string; text: string; stream: SlackAnswerStream },
+): Promise<string> {
+  const meta = { "link.local/thread": options.thread, "link.local/request": options.request };
+  await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+  let answer = "";
+  const res = await endpoint.call(
+    "session/prompt",
+    { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
+    (update) => {
+      if (update.sessionUpdate !== "agent_message_chunk") return;
+      const text = (update.content as { text?: string } | undefined)?.text;
+      if (!text || (update._meta as Record<string, unknown> | undefined)?.[ERROR_META] === true) return;
+      answer += text;
+      options.stream.push(text);
+    },
+  );
+  if (res.steered) return await steered(endpoint, options);
+  const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
+    | { message?: string }
+    | undefined;
+  if (error) {
+    return `${answer ? `${answer}\n\n` : ""}Your agent could not answer: ${error.message ?? "it failed"}`;
+  }
+  return answer;
+}
+
+/** The message joined a running turn (202): its answer is the one the harness keeps for it. */
+async function steered(
+  endpoint: ProvenEndpoint,
+  options: { thread: string; request: string },
+): Promise<string> {
+  const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
+  const kept = found.find((k) => k.requests.includes(options.request)) ?? found[0];
+  if (!kept) return "";
+  await ackKept(endpoint, [kept.id]);
+  return kept.answer;
+}
+
+/** Puts 👀 on the owner's message, or takes it off; one already there (or gone) is no failure. */
+async function react(
+  ctx: AnswerEventContext,
+  how: "add" | "remove",
+  message: { channel: string; ts?: string },
+): Promise<void> {
+  if (message.ts === undefined) return;
+  const args = { channel: message.channel, timestamp: message.ts, name: ANSWERING_REACTION };
+  try {
+    await (how === "add" ? ctx.web.reactions.add(args) : ctx.web.reactions.remove(args));
+  } catch (err) {
+    const { error } = slackErrorOf(err);
+    if (error === "already_reacted" || error === "no_reaction") return;
+    log.warn(`Cannot ${how} the answering reaction`, { err: reasonOf(ctx.account, err) });
+  }
+}

@@ -1,0 +1,126 @@
+import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
+import type { AskCaller, EndpointAddress } from "../mod.ts";
+import { answerEvent, type AnswerEventContext } from "./answer_event.ts";
+import { receiveEvents } from "./receive_events.ts";
+import { type SlackAccount, slackWebClient } from "./slack_account.ts";
+import { SlackEventPayload } from "./slack_event.ts";
+import { isEventId, SlackInbox, type SlackInboxEntry } from "./slack_inbox.ts";
+import type { SlackState } from "./slack_state.ts";
+
+const log = logger("slack");
+
+/** The longest wait between two tries to reach an agent's endpoint that does not answer. */
+const MAX_REACH_RETRY_MS = 30_000;
+
+/** What carrying a Slack connection needs. */
+export interface CarrySlackOptions {
+  account: SlackAccount;
+  /** The connection's folder: the inbox of kept events and the answered ones. */
+  stateDir: string;
+  /** The owner's Slack member id (`U…`). */
+  ownerId: string;
+  endpoint: EndpointAddress;
+  caller: AskCaller;
+  clock?: Clock;
+  signal: AbortSignal;
+  onState?: (state: SlackState) => void;
+}
+
+type Queued = { eventId: string; entry: SlackInboxEntry };
+
+/**
+ * Carries a Slack connection until `signal` aborts: holds one Socket Mode connection, keeps each
+ * event in the inbox before its envelope is acked, and answers them in order, one at a time
+ * (CON-9). An event Slack sends again is acked and answered once; events kept and not answered
+ * before a crash are answered first. An app-level token Slack refuses says "failed" and carries
+ * nothing more; it still returns only when `signal` aborts.
+ */
+export async function carrySlack(options: CarrySlackOptions): Promise<void> {
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const inbox = await SlackInbox.open(options.stateDir);
+  const ctx: AnswerEventContext = { ...options, web: slackWebClient(options.account), inbox, clock };
+  const queue = new EntryQueue();
+  for (const item of await inbox.pending()) queue.push(item);
+  const answering = answerAll(ctx, queue);
+  try {
+    const ended = await receiveEvents({
+      account: options.account,
+      clock,
+      signal: options.signal,
+      onState: (state) => options.onState?.(state),
+      async keep(raw, envelope) {
+        const payload = SlackEventPayload.safeParse(raw);
+        if (!payload.success || !isEventId(payload.data.event_id)) {
+          log.info("Dropped a Slack envelope that holds no event Link reads");
+          return;
+        }
+        const eventId = payload.data.event_id;
+        if (inbox.has(eventId)) {
+          log.info("Acked a Slack event sent again, answered once", {
+            event: eventId,
+            retry: envelope.retryNum,
+          });
+          return;
+        }
+        queue.push({ eventId, entry: await inbox.keep(eventId, payload.data.event) });
+      },
+    });
+    if (ended === "failed") await untilAborted(options.signal);
+  } finally {
+    queue.close();
+    await answering;
+  }
+}
+
+/** Answers each queued event in turn; one whose endpoint does not answer is tried again, in place. */
+async function answerAll(ctx: AnswerEventContext, queue: EntryQueue): Promise<void> {
+  for await (const { eventId, entry } of queue) {
+    for (let attempt = 0; !ctx.signal.aborted; attempt++) {
+      try {
+        await answerEvent(ctx, eventId, entry);
+        break;
+      } catch (err) {
+        if (ctx.signal.aborted) break;
+        log.warn("Cannot answer a Slack message yet, trying again", { event: eventId, err, attempt });
+        await ctx.clock.sleep(Math.min(MAX_REACH_RETRY_MS, 1000 * 2 ** attempt), ctx.signal).catch(() => {});
+      }
+    }
+  }
+}
+
+/** Events waiting to be answered, in the order they came. */
+class EntryQueue implements AsyncIterable<Queued> {
+  #items: Queued[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  push(item: Queued): void {
+    this.#items.push(item);
+    this.#wake?.();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Queued> {
+    for (;;) {
+      const next = this.#items.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.#closed) return;
+      const { promise, resolve } = Promise.withResolvers<void>();
+      this.#wake = resolve;
+      await promise;
+      this.#wake = undefined;
+    }
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

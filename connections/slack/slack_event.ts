@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/** A message event, as far as Link reads one: who, where, of what kind, and its text. */
+export const SlackMessageEvent = z.looseObject({
+  type: z.string(),
+  channel: z.string().optional(),
+  channel_type: z.string().optional(),
+  user: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string().optional(),
+  bot_id: z.string().optional(),
+  subtype: z.string().optional(),
+});
+export type SlackMessageEvent = z.infer<typeof SlackMessageEvent>;
+
+/** An events_api envelope's payload: the event and its id, the key of exactly once. */
+export const SlackEventPayload = z.looseObject({
+  event_id: z.string(),
+  team_id: z.string().optional(),
+  event: SlackMessageEvent,
+});
+export type SlackEventPayload = z.infer<typeof SlackEventPayload>;
+
+/** A person's new message in a DM with the app: not a bot's, not an edit or a deletion. */
+export function isPersonsDm(event: SlackMessageEvent): boolean {
+  return event.type === "message" && event.channel_type === "im" && event.bot_id === undefined &&
+    event.subtype === undefined && event.user !== undefined && event.channel !== undefined;
+}
