@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { Secret } from "../../../core/base/mod.ts";
 import { ANSWERING_REACTION, carrySlack, inboxDir, type SlackState } from "../../../connections/slack/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
-import { ACK_TIMEOUT_MS, BOT_ID, MAX_RETRIES, serveFakeSlack } from "../../fakes/fake_slack.ts";
+import {
+  ACK_TIMEOUT_MS,
+  BOT_ID,
+  type FakeSlack,
+  MAX_RETRIES,
+  serveFakeSlack,
+} from "../../fakes/fake_slack.ts";
 import { harnessFixture } from "../../support/harness_fixture.ts";
 import { FakeClock } from "../../support/mod.ts";
 
@@ -118,3 +124,59 @@ Deno.test("carrySlack() sends the owner's DM to session slack:<channel>, posts t
   assert.equal(t.model.requests.length, 1);
   assert.deepEqual(t.states.map((s) => s.state), ["connected"]);
 });
+
+/** Moves both clocks on a second at a time until `done` holds: the carrier's and the fake's acks. */
+async function advanceBoth(
+  t: { clock: FakeClock; slackClock: FakeClock },
+  done: () => boolean,
+): Promise<void> {
+  for (let i = 0; i < 600 && !done(); i++) {
+    await t.slackClock.advance(1000);
+    await t.clock.advance(1000);
+  }
+  assert.ok(done(), "the awaited state never came");
+}
+
+Deno.test("carrySlack() answers once an envelope Slack sends again because its ack came too late", async () => {
+  await using t = await carrier({ echoBotMessages: false });
+  const reply = t.model.reply("Answered once");
+  t.fake.userSays(t.dm, t.owner, "hi");
+  // The ack timeout passes before the carrier's ack can arrive: the envelope comes again, retry 1.
+  await t.slackClock.advance(ACK_TIMEOUT_MS);
+  await reply.done;
+  await advanceUntil(t.clock, () => t.answers().at(-1) === "Answered once" && inboxEmpty(t.stateDir));
+  await pastEveryRetry(t.slackClock);
+  const acked = t.fake.acks.map((a) => a.envelope_id);
+  assert.equal(acked.length, 2, "the carrier did not ack the envelope and its redelivery");
+  assert.equal(new Set(acked).size, 1);
+  assert.deepEqual(t.fake.givenUp, []);
+  assert.deepEqual(t.answers(), ["Answered once"]);
+  assert.equal(t.model.requests.length, 1);
+});
+
+for (
+  const [name, cut] of [
+    ["a disconnect frame (refresh_requested)", (fake: FakeSlack) => fake.sendDisconnect("refresh_requested")],
+    ["a dropped socket", (fake: FakeSlack) => fake.dropSockets()],
+  ] as const
+) {
+  Deno.test(`carrySlack() after ${name} reconnects on one socket at a time and answers a DM sent meanwhile once`, async () => {
+    await using t = await carrier({ echoBotMessages: false });
+    const reply = t.model.reply("Answered after the reconnect");
+    assert.equal(cut(t.fake), 1);
+    t.fake.userSays(t.dm, t.owner, "are you there?");
+    await t.fake.socketsWhen((s) => s.ever === 2 && s.open === 1);
+    await advanceBoth(
+      t,
+      () => t.answers().at(-1) === "Answered after the reconnect" && inboxEmpty(t.stateDir),
+    );
+    await reply.done;
+    await pastEveryRetry(t.slackClock);
+    assert.deepEqual(t.fake.givenUp, []);
+    assert.deepEqual(t.answers(), ["Answered after the reconnect"]);
+    assert.equal(t.model.requests.length, 1);
+    assert.deepEqual(userTexts(t, 0), ["are you there?"]);
+    assert.deepEqual(t.fake.sockets, { open: 1, ever: 2, mostAtOnce: 1 });
+    assert.deepEqual(t.states.map((s) => s.state), ["connected", "reconnecting", "connected"]);
+  });
+}
