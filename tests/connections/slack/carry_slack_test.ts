@@ -180,3 +180,20 @@ for (
     assert.deepEqual(t.states.map((s) => s.state), ["connected", "reconnecting", "connected"]);
   });
 }
+
+Deno.test("carrySlack() waits out a 429's Retry-After on chat.update and the final text arrives", async () => {
+  await using t = await carrier({ echoBotMessages: false });
+  t.fake.failNext("chat.update", { rateLimited: 7 });
+  const reply = t.model.reply("Slow and steady wins", { chunks: ["Slow ", "and steady ", "wins"] });
+  t.fake.userSays(t.dm, t.owner, "go");
+  await reply.done;
+  const updates = () => t.fake.calls.filter((c) => c.method === "chat.update");
+  await advanceUntil(t.clock, () => updates().length === 1 && updates()[0]!.answer !== undefined);
+  assert.equal(updates()[0]!.answer?.status, 429);
+  await t.clock.advance(6000);
+  assert.equal(updates().length, 1, "chat.update was called again before the Retry-After passed");
+  await advanceUntil(t.clock, () => t.answers().at(-1) === "Slow and steady wins" && inboxEmpty(t.stateDir));
+  assert.deepEqual(t.answers(), ["Slow and steady wins"]);
+  assert.deepEqual(updates().map((c) => c.answer?.status), [429, ...updates().slice(1).map(() => 200)]);
+  assert.equal(updates().at(-1)?.params.text, "Slow and steady wins");
+});
