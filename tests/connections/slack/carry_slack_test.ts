@@ -197,3 +197,29 @@ Deno.test("carrySlack() waits out a 429's Retry-After on chat.update and the fin
   assert.deepEqual(updates().map((c) => c.answer?.status), [429, ...updates().slice(1).map(() => 200)]);
   assert.equal(updates().at(-1)?.params.text, "Slow and steady wins");
 });
+
+Deno.test("carrySlack() says failed, with why, when Slack refuses the app-level token", async () => {
+  await using t = await carrier();
+  t.fake.revoke(t.fake.appToken);
+  t.fake.dropSockets();
+  await advanceBoth(t, () => t.states.at(-1)?.state === "failed");
+  assert.deepEqual(t.states.map(({ state, why }) => ({ state, why })), [
+    { state: "connected", why: undefined },
+    { state: "reconnecting", why: "Slack closed the connection" },
+    { state: "failed", why: "Slack refused the app-level token: it may have been revoked" },
+  ]);
+});
+
+Deno.test("carrySlack() says failed, with why, when Slack refuses the bot token, and keeps the message", async () => {
+  await using t = await carrier();
+  t.fake.revoke(t.fake.botToken);
+  t.model.reply("Never shown");
+  t.fake.userSays(t.dm, t.owner, "hi");
+  await advanceBoth(t, () => t.states.at(-1)?.state === "failed");
+  assert.deepEqual(t.states.map(({ state, why }) => ({ state, why })), [
+    { state: "connected", why: undefined },
+    { state: "failed", why: "Slack refused the bot token: it may have been revoked" },
+  ]);
+  assert.deepEqual(t.answers(), []);
+  assert.equal([...Deno.readDirSync(inboxDir(t.stateDir))].length, 1, "the unanswered message was let go");
+});
