@@ -1,6 +1,7 @@
 import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import type { AskCaller, EndpointAddress } from "../mod.ts";
 import { answerEvent, type AnswerEventContext } from "./answer_event.ts";
+import { isTokenRefused } from "./check_slack_tokens.ts";
 import { receiveEvents } from "./receive_events.ts";
 import { type SlackAccount, slackWebClient } from "./slack_account.ts";
 import { SlackEventPayload } from "./slack_event.ts";
@@ -32,21 +33,33 @@ type Queued = { eventId: string; entry: SlackInboxEntry };
  * Carries a Slack connection until `signal` aborts: holds one Socket Mode connection, keeps each
  * event in the inbox before its envelope is acked, and answers them in order, one at a time
  * (CON-9). An event Slack sends again is acked and answered once; events kept and not answered
- * before a crash are answered first. An app-level token Slack refuses says "failed" and carries
- * nothing more; it still returns only when `signal` aborts.
+ * before a crash are answered first. A bot or app-level token Slack refuses says "failed" and
+ * carries nothing more (an event it could not answer stays kept); it still returns only when
+ * `signal` aborts.
  */
 export async function carrySlack(options: CarrySlackOptions): Promise<void> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const inbox = await SlackInbox.open(options.stateDir);
-  const ctx: AnswerEventContext = { ...options, web: slackWebClient(options.account), inbox, clock };
+  const halt = new AbortController();
+  const signal = AbortSignal.any([options.signal, halt.signal]);
+  const ctx: AnswerEventContext = { ...options, web: slackWebClient(options.account), inbox, clock, signal };
   const queue = new EntryQueue();
   for (const item of await inbox.pending()) queue.push(item);
-  const answering = answerAll(ctx, queue);
+  const answering = answerAll(ctx, queue).then((ended) => {
+    if (ended !== "refused") return;
+    log.error("Cannot carry Slack: Slack refused the bot token");
+    options.onState?.({
+      state: "failed",
+      why: "Slack refused the bot token: it may have been revoked",
+      at: clock.now(),
+    });
+    halt.abort();
+  });
   try {
     const ended = await receiveEvents({
       account: options.account,
       clock,
-      signal: options.signal,
+      signal,
       onState: (state) => options.onState?.(state),
       async keep(raw, envelope) {
         const payload = SlackEventPayload.safeParse(raw);
@@ -65,15 +78,18 @@ export async function carrySlack(options: CarrySlackOptions): Promise<void> {
         queue.push({ eventId, entry: await inbox.keep(eventId, payload.data.event) });
       },
     });
-    if (ended === "failed") await untilAborted(options.signal);
+    if (ended === "failed" || halt.signal.aborted) await untilAborted(options.signal);
   } finally {
     queue.close();
     await answering;
   }
 }
 
-/** Answers each queued event in turn; one whose endpoint does not answer is tried again, in place. */
-async function answerAll(ctx: AnswerEventContext, queue: EntryQueue): Promise<void> {
+/**
+ * Answers each queued event in turn; one whose endpoint does not answer is tried again, in place.
+ * A bot token Slack refuses ends it ("refused"), the event left kept.
+ */
+async function answerAll(ctx: AnswerEventContext, queue: EntryQueue): Promise<"stopped" | "refused"> {
   for await (const { eventId, entry } of queue) {
     for (let attempt = 0; !ctx.signal.aborted; attempt++) {
       try {
@@ -81,11 +97,13 @@ async function answerAll(ctx: AnswerEventContext, queue: EntryQueue): Promise<vo
         break;
       } catch (err) {
         if (ctx.signal.aborted) break;
+        if (isTokenRefused(err)) return "refused";
         log.warn("Cannot answer a Slack message yet, trying again", { event: eventId, err, attempt });
         await ctx.clock.sleep(Math.min(MAX_REACH_RETRY_MS, 1000 * 2 ** attempt), ctx.signal).catch(() => {});
       }
     }
   }
+  return "stopped";
 }
 
 /** Events waiting to be answered, in the order they came. */
