@@ -1,7 +1,8 @@
 import type { WebClient } from "@slack/web-api";
 import { type Clock, logger } from "../../core/base/mod.ts";
-import { type AskCaller, type EndpointAddress, openEndpoint, type ProvenEndpoint } from "../mod.ts";
+import { type AskCaller, type EndpointAddress, openEndpoint } from "../mod.ts";
 import { ackKept, listKept } from "../link/mod.ts";
+import { promptAgent } from "../chat/mod.ts";
 import { SlackAnswerStream } from "./answer_stream.ts";
 import { reasonOf, type SlackAccount, slackErrorOf } from "./slack_account.ts";
 import { isPersonsDm, SlackMessageEvent } from "./slack_event.ts";
@@ -9,10 +10,6 @@ import type { SlackInbox, SlackInboxEntry } from "./slack_inbox.ts";
 
 const log = logger("slack");
 
-/** The meta key marking an answer's sentence that says the agent could not answer. */
-const ERROR_META = "link.local/error";
-/** How long a message that joined a running turn waits for that turn's answer. */
-const STEERED_WAIT_MS = 15 * 60_000;
 /** The reaction on the owner's message while it is answered: Slack shows no bot typing (CON-13). */
 export const ANSWERING_REACTION = "eyes";
 
@@ -90,50 +87,14 @@ async function ask(
     await ackKept(endpoint, [kept.id]);
     return await stream.finish(kept.answer);
   }
-  current.answer = await prompt(endpoint, { thread, request, text: message.text, stream });
+  current.answer = await promptAgent(endpoint, {
+    thread,
+    request,
+    text: message.text,
+    onText: (text) => stream.push(text),
+  });
   await ctx.inbox.save(eventId, current);
   await stream.finish(current.answer);
-}
-
-/** Sends one message to the agent, streaming its answer; resolves with the whole answer. */
-async function prompt(
-  endpoint: ProvenEndpoint,
-  options: { thread: string; request: string; text: string; stream: SlackAnswerStream },
-): Promise<string> {
-  const meta = { "link.local/thread": options.thread, "link.local/request": options.request };
-  await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
-  let answer = "";
-  const res = await endpoint.call(
-    "session/prompt",
-    { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
-    (update) => {
-      if (update.sessionUpdate !== "agent_message_chunk") return;
-      const text = (update.content as { text?: string } | undefined)?.text;
-      if (!text || (update._meta as Record<string, unknown> | undefined)?.[ERROR_META] === true) return;
-      answer += text;
-      options.stream.push(text);
-    },
-  );
-  if (res.steered) return await steered(endpoint, options);
-  const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
-    | { message?: string }
-    | undefined;
-  if (error) {
-    return `${answer ? `${answer}\n\n` : ""}Your agent could not answer: ${error.message ?? "it failed"}`;
-  }
-  return answer;
-}
-
-/** The message joined a running turn (202): its answer is the one the harness keeps for it. */
-async function steered(
-  endpoint: ProvenEndpoint,
-  options: { thread: string; request: string },
-): Promise<string> {
-  const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
-  const kept = found.find((k) => k.requests.includes(options.request)) ?? found[0];
-  if (!kept) return "";
-  await ackKept(endpoint, [kept.id]);
-  return kept.answer;
 }
 
 /** Puts 👀 on the owner's message, or takes it off; one already there (or gone) is no failure. */

@@ -7,6 +7,7 @@ import { type SlackAccount, slackWebClient } from "./slack_account.ts";
 import { SlackEventPayload } from "./slack_event.ts";
 import { isEventId, SlackInbox, type SlackInboxEntry } from "./slack_inbox.ts";
 import type { SlackState } from "./slack_state.ts";
+import { EntryQueue, untilAborted } from "../chat/mod.ts";
 
 const log = logger("slack");
 
@@ -43,7 +44,7 @@ export async function carrySlack(options: CarrySlackOptions): Promise<void> {
   const halt = new AbortController();
   const signal = AbortSignal.any([options.signal, halt.signal]);
   const ctx: AnswerEventContext = { ...options, web: slackWebClient(options.account), inbox, clock, signal };
-  const queue = new EntryQueue();
+  const queue = new EntryQueue<Queued>();
   for (const item of await inbox.pending()) queue.push(item);
   const answering = answerAll(ctx, queue).then((ended) => {
     if (ended !== "refused") return;
@@ -89,7 +90,7 @@ export async function carrySlack(options: CarrySlackOptions): Promise<void> {
  * Answers each queued event in turn; one whose endpoint does not answer is tried again, in place.
  * A bot token Slack refuses ends it ("refused"), the event left kept.
  */
-async function answerAll(ctx: AnswerEventContext, queue: EntryQueue): Promise<"stopped" | "refused"> {
+async function answerAll(ctx: AnswerEventContext, queue: EntryQueue<Queued>): Promise<"stopped" | "refused"> {
   for await (const { eventId, entry } of queue) {
     for (let attempt = 0; !ctx.signal.aborted; attempt++) {
       try {
@@ -104,41 +105,4 @@ async function answerAll(ctx: AnswerEventContext, queue: EntryQueue): Promise<"s
     }
   }
   return "stopped";
-}
-
-/** Events waiting to be answered, in the order they came. */
-class EntryQueue implements AsyncIterable<Queued> {
-  #items: Queued[] = [];
-  #wake: (() => void) | undefined;
-  #closed = false;
-
-  push(item: Queued): void {
-    this.#items.push(item);
-    this.#wake?.();
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.#wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<Queued> {
-    for (;;) {
-      const next = this.#items.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.#closed) return;
-      const { promise, resolve } = Promise.withResolvers<void>();
-      this.#wake = resolve;
-      await promise;
-      this.#wake = undefined;
-    }
-  }
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }

@@ -7,6 +7,7 @@ import {
   type ProvenEndpoint,
 } from "../endpoint/ask_for.ts";
 import { ackKept, listKept } from "../link/mod.ts";
+import { promptAgent } from "../chat/mod.ts";
 import { AnswerStream, keepTyping } from "./answer_stream.ts";
 import { finishEntry, type InboxEntry, keepEntry } from "./inbox.ts";
 import type { TelegramAccount } from "./telegram_account.ts";
@@ -15,9 +16,6 @@ import { TelegramUpdate } from "./telegram_update.ts";
 const log = logger("telegram");
 
 /** The meta key marking an answer's sentence that says the agent could not answer. */
-const ERROR_META = "link.local/error";
-/** How long a message that joined a running turn waits for that turn's answer. */
-const STEERED_WAIT_MS = 15 * 60_000;
 /** The reply to a message with no text (a photo, a sticker). */
 export const ONLY_TEXT_REPLY = "I read only text messages. Send your message as text, please.";
 
@@ -104,47 +102,14 @@ async function prompt(
   endpoint: ProvenEndpoint,
   options: { chatId: number; thread: string; request: string; text: string; stream: AnswerStream },
 ): Promise<string> {
-  const meta = { "link.local/thread": options.thread, "link.local/request": options.request };
   const typing = new AbortController();
   const typed = keepTyping({ ...ctx, chatId: options.chatId, signal: anySignal(ctx, typing) });
   try {
-    await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
-    let answer = "";
-    const res = await endpoint.call(
-      "session/prompt",
-      { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
-      (update) => {
-        if (update.sessionUpdate !== "agent_message_chunk") return;
-        const text = (update.content as { text?: string } | undefined)?.text;
-        if (!text || (update._meta as Record<string, unknown> | undefined)?.[ERROR_META] === true) return;
-        answer += text;
-        options.stream.push(text);
-      },
-    );
-    if (res.steered) return await steered(endpoint, options);
-    const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
-      | { message?: string }
-      | undefined;
-    if (error) {
-      return `${answer ? `${answer}\n\n` : ""}Your agent could not answer: ${error.message ?? "it failed"}`;
-    }
-    return answer;
+    return await promptAgent(endpoint, { ...options, onText: (text) => options.stream.push(text) });
   } finally {
     typing.abort();
     await typed;
   }
-}
-
-/** The message joined a running turn (202): its answer is the one the harness keeps for it. */
-async function steered(
-  endpoint: ProvenEndpoint,
-  options: { thread: string; request: string },
-): Promise<string> {
-  const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
-  const kept = found.find((k) => k.requests.includes(options.request)) ?? found[0];
-  if (!kept) return "";
-  await ackKept(endpoint, [kept.id]);
-  return kept.answer;
 }
 
 /** Sends an answer already whole into the messages it is already in, then more as needed. */

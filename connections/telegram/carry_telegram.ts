@@ -2,6 +2,7 @@ import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import type { AskCaller, EndpointAddress } from "../endpoint/ask_for.ts";
 import { type AnswerContext, answerUpdate } from "./answer_update.ts";
 import { type InboxEntry, keepEntry, pendingEntries } from "./inbox.ts";
+import { EntryQueue, untilAborted } from "../chat/mod.ts";
 import { pollUpdates } from "./poll_updates.ts";
 import { sendHeldAnswers } from "./send_held.ts";
 import { type TelegramAccount, telegramApi } from "./telegram_account.ts";
@@ -36,11 +37,11 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
   const clock = options.clock ?? SYSTEM_CLOCK;
   const api = telegramApi(options.account);
   const ctx: AnswerContext = { ...options, api, clock };
-  const queue = new EntryQueue();
+  const queue = new EntryQueue<{ updateId: number; entry: InboxEntry }>();
   const known = new Set<number>();
   for (const { updateId, entry } of await pendingEntries(options.stateDir)) {
     known.add(updateId);
-    queue.push(updateId, entry);
+    queue.push({ updateId, entry });
   }
   const answering = answerAll(ctx, queue);
   const delivering = sendHeldAnswers({ ...options, api, clock }).catch((err) => {
@@ -59,7 +60,7 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
         known.add(updateId);
         const entry: InboxEntry = { update, sent: [] };
         await keepEntry(options.stateDir, updateId, entry);
-        queue.push(updateId, entry);
+        queue.push({ updateId, entry });
       },
     });
     if (ended === "failed") await untilAborted(options.signal);
@@ -71,7 +72,10 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
 }
 
 /** Answers each queued update in turn; one whose endpoint does not answer is tried again, in place. */
-async function answerAll(ctx: AnswerContext, queue: EntryQueue): Promise<void> {
+async function answerAll(
+  ctx: AnswerContext,
+  queue: EntryQueue<{ updateId: number; entry: InboxEntry }>,
+): Promise<void> {
   for await (const { updateId, entry } of queue) {
     for (let attempt = 0; !ctx.signal.aborted; attempt++) {
       try {
@@ -84,41 +88,4 @@ async function answerAll(ctx: AnswerContext, queue: EntryQueue): Promise<void> {
       }
     }
   }
-}
-
-/** Updates waiting to be answered, in the order they came. */
-class EntryQueue implements AsyncIterable<{ updateId: number; entry: InboxEntry }> {
-  #items: { updateId: number; entry: InboxEntry }[] = [];
-  #wake: (() => void) | undefined;
-  #closed = false;
-
-  push(updateId: number, entry: InboxEntry): void {
-    this.#items.push({ updateId, entry });
-    this.#wake?.();
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.#wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<{ updateId: number; entry: InboxEntry }> {
-    for (;;) {
-      const next = this.#items.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.#closed) return;
-      const { promise, resolve } = Promise.withResolvers<void>();
-      this.#wake = resolve;
-      await promise;
-      this.#wake = undefined;
-    }
-  }
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }

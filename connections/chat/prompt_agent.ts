@@ -1,0 +1,59 @@
+import type { ProvenEndpoint } from "../endpoint/ask_for.ts";
+import { ackKept, listKept, STEERED_WAIT_MS } from "../link/mod.ts";
+
+/** The meta key marking an answer's sentence that says the agent could not answer. */
+const ERROR_META = "link.local/error";
+
+/** One chat message as a carrier sends it to the agent's endpoint. */
+export interface PromptAgentOptions {
+  /** The ACP session and Link's thread: `<connection>:<chat id>` (CON-10). */
+  thread: string;
+  /** `link.local/request`, so a kept answer finds the message it answers. */
+  request: string;
+  text: string;
+  /** Each piece of the answer as it is written. */
+  onText(text: string): void;
+}
+
+/**
+ * Sends one message to the agent as a new ACP prompt in its thread (only the new message, CON-9),
+ * streaming each piece of the answer to `onText`; resolves with the whole answer, said as the
+ * agent could not answer when it failed. A message that joined a running turn (202) takes the
+ * answer the harness keeps for it.
+ */
+export async function promptAgent(endpoint: ProvenEndpoint, options: PromptAgentOptions): Promise<string> {
+  const meta = { "link.local/thread": options.thread, "link.local/request": options.request };
+  await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+  let answer = "";
+  const res = await endpoint.call(
+    "session/prompt",
+    { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
+    (update) => {
+      if (update.sessionUpdate !== "agent_message_chunk") return;
+      const text = (update.content as { text?: string } | undefined)?.text;
+      if (!text || (update._meta as Record<string, unknown> | undefined)?.[ERROR_META] === true) return;
+      answer += text;
+      options.onText(text);
+    },
+  );
+  if (res.steered) return await steered(endpoint, options);
+  const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
+    | { message?: string }
+    | undefined;
+  if (error) {
+    return `${answer ? `${answer}\n\n` : ""}Your agent could not answer: ${error.message ?? "it failed"}`;
+  }
+  return answer;
+}
+
+/** The message joined a running turn (202): its answer is the one the harness keeps for it. */
+async function steered(
+  endpoint: ProvenEndpoint,
+  options: { thread: string; request: string },
+): Promise<string> {
+  const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
+  const kept = found.find((k) => k.requests.includes(options.request)) ?? found[0];
+  if (!kept) return "";
+  await ackKept(endpoint, [kept.id]);
+  return kept.answer;
+}
