@@ -11,6 +11,11 @@ export interface PromptAgentOptions {
   /** `link.local/request`, so a kept answer finds the message it answers. */
   request: string;
   text: string;
+  /**
+   * Who wrote it when not the owner: a member of a shared chat, `person:<connection>:<id>`
+   * (ACS-2, ACS-3), sent as `Link-From` and kept beside the message, never taken for the owner.
+   */
+  from?: string;
   /** Each piece of the answer as it is written. */
   onText(text: string): void;
 }
@@ -35,6 +40,7 @@ export async function promptAgent(endpoint: ProvenEndpoint, options: PromptAgent
       answer += text;
       options.onText(text);
     },
+    { from: options.from },
   );
   if (res.steered) return await steered(endpoint, options);
   const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as

@@ -43,17 +43,21 @@ export class ProvenEndpoint implements AsyncDisposable {
     this.#challenge = challenge;
   }
 
-  /** Sends one ACP request and streams its `session/update`s; resolves with the final result. */
+  /**
+   * Sends one ACP request and streams its `session/update`s; resolves with the final result.
+   * `sender.from` names who wrote this one message when it is not the caller's own (ACS-3).
+   */
   async call(
     method: string,
     params: Record<string, unknown>,
     onUpdate: (update: SessionUpdate) => void = () => {},
+    sender: { from?: string } = {},
   ): Promise<{ status: number; result?: Record<string, unknown>; steered: boolean }> {
     const id = this.#nextId++;
     const res = await this.#http.request({
       method: "POST",
       path: "/acp",
-      headers: this.#headers(),
+      headers: this.#headers(sender.from),
       body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
     });
     // An endpoint that never read the proof (a route it lacks) gives none: the challenge is unspent.
@@ -108,7 +112,7 @@ export class ProvenEndpoint implements AsyncDisposable {
   }
 
   /** The headers of a proven request: who calls, for which agent, and the proof of this request. */
-  #headers(): Record<string, string> {
+  #headers(from = this.#caller.from): Record<string, string> {
     const proof = makeProof(this.#caller.key, "link-caller-v1", this.#challenge, this.#caller.agentId);
     const headers: Record<string, string> = {
       "Content-Type": "application/json",
@@ -117,7 +121,7 @@ export class ProvenEndpoint implements AsyncDisposable {
       "Link-Proof": `${this.#challenge} ${proof}`,
       "Link-Hops": String(this.#caller.hops ?? 0),
     };
-    if (this.#caller.from) headers["Link-From"] = this.#caller.from;
+    if (from) headers["Link-From"] = from;
     return headers;
   }
 

@@ -18,3 +18,5 @@ export {
   SANDBOX_UIDS,
   type SandboxIdentity,
 } from "./sandbox_identity.ts";
+/** Who a message is from, in the one grammar of `[access] message` and `Link-From` (ACS-2). */
+export { accessFor, type ChatAccess, formatPrincipal, parsePrincipal, type Principal } from "./principal.ts";

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { accessFor, formatPrincipal, parsePrincipal } from "../../../core/spec/mod.ts";
+
+Deno.test("ACS-2: a person of a workspace-scoped connection round-trips with the workspace", () => {
+  const p = parsePrincipal("person:slack:T123:U456");
+  assert.deepEqual(p, { kind: "person", connection: "slack", id: "T123:U456" });
+  assert.deepEqual(formatPrincipal(p!), "person:slack:T123:U456");
+});
+
+Deno.test("ACS-2: chats, people and agents each read back as written", () => {
+  for (const word of ["chat:telegram:-1001234", "person:telegram:42", "chat:discord:111:222", "agent:a1b2"]) {
+    assert.deepEqual(formatPrincipal(parsePrincipal(word)!), word);
+  }
+  assert.deepEqual(parsePrincipal("person:signal:+15551234567"), {
+    kind: "person",
+    connection: "signal",
+    id: "+15551234567",
+  });
+});
+
+Deno.test("ACS-2: words that are not principals are refused, never half read", () => {
+  for (
+    const word of [
+      "",
+      "owner",
+      "person:telegram",
+      "person:telegram:",
+      "person:Telegram:1",
+      "person:telegram:1 2",
+      "person:telegram:a:b:c:d",
+      "team:x:1",
+      "agent:a:b",
+      "chat:telegram:../x",
+    ]
+  ) assert.deepEqual(parsePrincipal(word), undefined, word);
+});
+
+Deno.test("ACS-1, CON-8: a connection's access is its own chats and people, nobody else's", () => {
+  const access = accessFor("slack", [
+    "person:slack:T1:U1",
+    "chat:slack:T1:C9",
+    "person:telegram:7",
+    "agent:x",
+    "nonsense",
+  ]);
+  assert.deepEqual([...access.persons], ["T1:U1"]);
+  assert.deepEqual([...access.chats], ["T1:C9"]);
+});
