@@ -121,15 +121,32 @@ Deno.test("lnk agent connect telegram with a token Telegram refuses says so, and
   assert.deepEqual(listed.agents[0]!.bots, {});
 });
 
-Deno.test("lnk agent connect refuses a connection Link does not carry yet, and one it does not know", async () => {
+Deno.test("lnk agent connect without a terminal names the flag each platform needs, and refuses a connection it does not know", async () => {
   await using home = await tempHome();
   await runJson(["agent", "create", "work"], home);
-  assert.deepEqual(await runCli(["agent", "connect", "discord"], home), {
-    code: 1,
-    stdout: "",
-    stderr: "error: Cannot connect discord: Link does not carry it yet\n" +
-      "  hint: Connect Telegram with `lnk agent connect telegram`, or Slack with `lnk agent connect slack`\n",
-  });
+  const cases: [string[], string][] = [
+    [
+      ["discord"],
+      "error: Cannot connect discord: no token was given\n  hint: Pass it with --token <token>\n",
+    ],
+    [
+      ["slack"],
+      "error: Cannot connect slack: no bot token was given\n  hint: Pass it with --bot-token <token>\n",
+    ],
+    [
+      ["signal"],
+      "error: Cannot connect signal: no number was given\n  hint: Pass it with --number <number>\n",
+    ],
+    [
+      ["signal", "--number", "5551234"],
+      'error: Cannot connect signal: "5551234" is not a phone number\n' +
+      "  hint: Give your number with its country code, as +15551234567\n",
+    ],
+  ];
+  for (const [args, stderr] of cases) {
+    const result = await runCli(["agent", "connect", ...args], home);
+    assert.equal(result.stderr, stderr, args.join(" "));
+  }
   const unknown = await runCli(["agent", "connect", "myspace"], home);
   assert.equal(unknown.code, 2);
   assert.match(
