@@ -1,11 +1,7 @@
-import { type Clock, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
-import { type AgentContext, type AgentSettings, updateSettings } from "../agent/mod.ts";
-import { PAIRING_MS } from "./known_connections.ts";
-import { writeConnectionSecret } from "./connection_secret.ts";
+import { type Clock, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
+import { type AgentContext, type AgentSettings } from "../agent/mod.ts";
 import { DiscordBot } from "./discord_settings.ts";
-import { whileStopped } from "./while_stopped.ts";
-
-const log = logger("connect");
+import { pairConnection } from "./pair_connection.ts";
 
 /** What `lnk agent connect discord` was given. */
 export interface ConnectDiscordOptions {
@@ -30,35 +26,21 @@ export async function connectDiscord(
   const clock = options.clock ?? SYSTEM_CLOCK;
   // Loaded here, never with the bridge: Discord's clients are the Discord connection's alone.
   const discord = await import("../../connections/discord/mod.ts");
-  const chat = await import("../../connections/chat/mod.ts");
   const account = { apiUrl: options.apiUrl, token: options.token };
   const me = await discord.checkDiscordToken(account);
-  return await whileStopped(ctx, agent, async () => {
-    const stateDir = ctx.paths.connectionDir(agent.id, "discord");
-    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
-    const code = chat.newPairingCode();
-    const expiresAt = clock.now() + PAIRING_MS;
-    options.onCode({ code, expiresAt, bot: me.username });
-    const owner = await discord.pairDiscordOwner(account, {
-      code,
-      expiresAt,
-      stateDir,
-      clock,
-      signal: options.signal,
-    });
-    await writeConnectionSecret(ctx.paths, agent.id, "discord", "bot-token", options.token);
-    const bot: DiscordBot = {
+  return await pairConnection(ctx, agent, {
+    name: "discord",
+    botName: me.username,
+    onCode: options.onCode,
+    clock,
+    signal: options.signal,
+    pair: (wait) => discord.pairDiscordOwner(account, wait),
+    secrets: { "bot-token": options.token },
+    settings: (owner, pairedAt): DiscordBot => ({
       api_url: options.apiUrl,
       bot: { id: me.id, username: me.username },
       owner: { id: owner.id, name: owner.name },
-      paired_at: new Date(clock.now()).toISOString(),
-    };
-    const paired = await updateSettings(
-      ctx.paths,
-      agent.id,
-      (s) => ({ ...s, bots: { ...s.bots, discord: bot } }),
-    );
-    log.info("Discord connected", { agent: agent.id, bot: me.username, owner: owner.id });
-    return { agent: paired, bot };
+      paired_at: pairedAt,
+    }),
   });
 }

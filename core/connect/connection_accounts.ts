@@ -31,9 +31,13 @@ export async function connectionAccount(
   const secret = async (file: string) => {
     const value = await readConnectionSecret(paths, agent.id, name, file);
     if (value) return value;
-    throw new LinkError("CONFIG_INVALID", `The ${name} connection of agent "${agent.name}" has lost its token`, {
-      hint: `Connect it again with \`lnk agent connect ${name}\``,
-    });
+    throw new LinkError(
+      "CONFIG_INVALID",
+      `The ${name} connection of agent "${agent.name}" has lost its token`,
+      {
+        hint: `Connect it again with \`lnk agent connect ${name}\``,
+      },
+    );
   };
   switch (name) {
     case "telegram": {

@@ -16,8 +16,12 @@ export {
 export { TELEGRAM_API_ROOT, TelegramBot } from "./telegram_settings.ts";
 /** A connection's secrets (tokens), each a file in its folder outside every sandbox. */
 export { connectionSecretFile, readConnectionSecret, writeConnectionSecret } from "./connection_secret.ts";
-/** Connecting Telegram (check, pair, keep) and disconnecting any connection. */
-export { connectTelegram, type ConnectTelegramOptions, disconnect } from "./connect_telegram.ts";
+/** Connecting Telegram (check, pair, keep). */
+export { connectTelegram, type ConnectTelegramOptions } from "./connect_telegram.ts";
+/** Disconnecting any connection: its settings and its folder go. */
+export { disconnect } from "./disconnect_connection.ts";
+/** A connection's owner paired with the agent stopped, its tokens and settings kept. */
+export { pairConnection, type Pairing } from "./pair_connection.ts";
 /** Carrying one connection of an agent, in the process its bridge starts for it. */
 export { carryConnection, type CarryOptions } from "./carry_connections.ts";
 /** `lnk connection bridge`: that process. */
