@@ -215,6 +215,36 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
   assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
 });
 
+Deno.test("kill -9 of an agent's Telegram bridge mid-answer: the answer the harness finished meanwhile is sent once by the bridge started again, never asked again", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    model.reply("Hello.");
+    fake.userSays(ownChat, owner, "hi");
+    await answered(fake, ownChat.id, "Hello.");
+    const slow = model.reply("Finished while you were away.", { hold: true });
+    fake.userSays(ownChat, owner, "a long one, please");
+    await slow.taken; // kept before its offset was confirmed: the turn runs
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    Deno.kill(carrier.pid, "SIGKILL");
+    await again;
+    slow.release();
+    await fake.nextCall("sendMessage", (c) => c.params.text === "Finished while you were away.");
+    assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Hello.", "Finished while you were away."]);
+    assert.equal(model.requests.length, 2, "the message was asked again");
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
 Deno.test("on the shared bridge, an agent answers its Telegram owner the same way, and stopping it stops its connection", async () => {
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel();
