@@ -97,15 +97,23 @@ async function holdOne(
     say("connected");
   });
   manager.on(WebSocketShardEvents.Resumed, () => say("connected"));
+  // The client says why it closes a socket only in its debug lines: "Zombie connection", "Told
+  // to reconnect by Discord", "Invalid session"; the next close says it as "reconnecting".
+  let reason: string | undefined;
   manager.on(WebSocketShardEvents.Closed, (code: number) => {
     if (code === AUTHENTICATION_FAILED) return refused.resolve("refused");
-    if (!signal.aborted) say("reconnecting", `the gateway connection closed (${code})`);
+    const why = `the gateway connection closed (${code}${reason ? `: ${reason}` : ""})`;
+    reason = undefined;
+    if (!signal.aborted) say("reconnecting", why);
   });
   manager.on(
     WebSocketShardEvents.Error,
     (err: Error) => log.debug("The Discord gateway client failed", { err: reasonOf(account, err) }),
   );
-  manager.on(WebSocketShardEvents.Debug, (message: string) => log.debug(redacted(account, message)));
+  manager.on(WebSocketShardEvents.Debug, (message: string) => {
+    reason = /^\s*Reason: (.+)$/m.exec(message)?.[1] ?? reason;
+    log.debug(redacted(account, message));
+  });
   const stopped = Promise.withResolvers<"stopped">();
   const stop = () => stopped.resolve("stopped");
   signal.addEventListener("abort", stop, { once: true });
