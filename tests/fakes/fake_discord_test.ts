@@ -344,6 +344,12 @@ Deno.test("a dropped network ends the socket with no close frame: Deno's client 
   const got = await gateway.next(GatewayDispatchEvents.MessageCreate);
   assert.equal(got.d.id, after.id);
   assert.notEqual(got.d.id, missed.id);
+  // What a connection can do then: read the channel's history after the last message it had.
+  using rest = restOf(discord);
+  const history = await rest.get(Routes.channelMessages(dm.id), {
+    query: new URLSearchParams({ after: "0", limit: "10" }),
+  }) as APIMessage[];
+  assert.deepEqual(history.map((m) => m.content), ["after the drop", "lost in the drop"]);
 });
 
 Deno.test("op 7 RECONNECT: the client closes with 4200 and resumes its session", async () => {
