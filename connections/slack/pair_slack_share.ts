@@ -64,11 +64,12 @@ export async function pairSlackShare(
     async keep(raw) {
       const payload = SlackEventPayload.safeParse(raw);
       if (!payload.success || inbox.has(payload.data.event_id)) return;
+      // Judged before any await: envelopes are handled at once, and their strikes count in order.
+      if (!found && clock.now() < options.expiresAt && shares(payload.data.event, options, strikes)) {
+        found = { team: payload.data.team_id ?? "", channel: payload.data.event.channel! };
+        stop.abort();
+      }
       await inbox.finish(payload.data.event_id);
-      if (found || clock.now() >= options.expiresAt) return;
-      if (!shares(payload.data.event, options, strikes)) return;
-      found = { team: payload.data.team_id ?? "", channel: payload.data.event.channel! };
-      stop.abort();
     },
   });
   stop.abort();
