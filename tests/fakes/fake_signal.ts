@@ -24,67 +24,39 @@
 import { type Clock, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import {
   dataMessage,
+  deleteEnvelope,
+  editEnvelope,
   envelopeFrom,
   groupInfo,
-  newGroupId,
+  receiptEnvelope,
+  type SignalAttachment,
   type SignalDataMessage,
   type SignalEnvelope,
   type SignalGroup,
   type SignalPerson,
   type SignalReceived,
+  syncSentEnvelope,
+  typingEnvelope,
 } from "./signal/envelopes.ts";
+import { DaemonState } from "./signal/daemon_state.ts";
 import { EventStreams, type FakeSignalStreams, KEEP_ALIVE_MS } from "./signal/event_streams.ts";
-import { answerBody, type JsonRpcId, type JsonRpcRequest, RpcError } from "./signal/json_rpc.ts";
-import {
-  type Daemon,
-  rateLimitError,
-  runMethod,
-  SIGNAL_CLI_VERSION,
-  type SignalSent,
-} from "./signal/methods.ts";
+import type { JsonRpcRequest } from "./signal/json_rpc.ts";
+import { SIGNAL_CLI_VERSION, type SignalSent } from "./signal/methods.ts";
+import { answerRpc, DEREGISTERED, type FakeSignalCall, type FakeSignalFault } from "./signal/rpc_endpoint.ts";
 
-export { KEEP_ALIVE_MS, SIGNAL_CLI_VERSION };
+export { DEREGISTERED, KEEP_ALIVE_MS, SIGNAL_CLI_VERSION };
 export * from "./signal/json_rpc.ts";
 export type {
+  FakeSignalCall,
+  FakeSignalFault,
   FakeSignalStreams,
+  SignalAttachment,
   SignalDataMessage,
   SignalEnvelope,
   SignalGroup,
   SignalPerson,
   SignalReceived,
   SignalSent,
-};
-
-/** One JSON-RPC request the client made (each of a batch apart), as the fake received it. */
-export interface FakeSignalCall {
-  method: string;
-  params: Record<string, unknown>;
-  /** undefined for a notification. */
-  id: JsonRpcId | undefined;
-  at: number;
-  /** What the fake answered this request: its result or error, or the HTTP fault. */
-  answer?: { result: unknown } | { error: unknown } | { status: number; body: string };
-}
-
-/** A fault to answer a call with instead of its result. */
-export type FakeSignalFault =
-  /** A JSON-RPC error object for this request. */
-  | { error: { code: number; message: string; data?: unknown } }
-  /** signal-cli's -5 rate-limit error, every recipient rate limited by Signal's servers for `seconds`. */
-  | { rateLimited: number }
-  /** The whole HTTP answer: this status (500, 503) and body. */
-  | { status: number; body?: string }
-  /** HTTP 200, `Content-Type: application/json`, and a body that is not JSON. */
-  | { garbage: string };
-
-/** signal-cli's answer to a send from an account Signal's servers no longer know (deregistered). */
-export const DEREGISTERED: FakeSignalFault = {
-  error: {
-    code: -32603,
-    message: "Failed to send message: [401] Authorization failed! (AuthorizationFailedException) " +
-      "(UnexpectedErrorException)",
-    data: null,
-  },
 };
 
 /** How a fake signal-cli starts. */
@@ -111,16 +83,11 @@ export class FakeSignal implements AsyncDisposable {
   /** Envelopes lost to the client (`on-start` mode, no stream open when they arrived). */
   readonly lost: SignalEnvelope[] = [];
   #clock: Clock;
-  #self: SignalPerson;
-  #multi: boolean;
+  #state: DaemonState;
   #mode: "on-start" | "on-connection";
   #port = 0;
   #server: Deno.HttpServer<Deno.NetAddr> | undefined;
   #streams: EventStreams;
-  #people = new Map<string, SignalPerson>();
-  #groups = new Map<string, SignalGroup>();
-  #sent = new Map<string, SignalSent[]>();
-  #typing = new Map<string, ("started" | "stopped")[]>();
   /** Kept by Signal's server: not yet handed to a stream. */
   #pending: SignalEnvelope[] = [];
   /** Handed to a stream since the daemon last started. */
@@ -128,14 +95,14 @@ export class FakeSignal implements AsyncDisposable {
   #faults = new Map<string, FakeSignalFault[]>();
   #returned = new Set<FakeSignalCall>();
   #waiters: Waiter[] = [];
-  #lastTimestamp = 0;
-  #nextNumber = 2;
 
   constructor(options: FakeSignalOptions = {}) {
     this.#clock = options.clock ?? SYSTEM_CLOCK;
-    this.#multi = options.multiAccount ?? false;
     this.#mode = options.receiveMode ?? "on-connection";
-    this.#self = { name: "Link", number: options.account ?? "+15550000001", uuid: crypto.randomUUID() };
+    this.#state = new DaemonState(this.#clock, {
+      account: options.account ?? "+15550000001",
+      multiAccount: options.multiAccount ?? false,
+    });
     this.#streams = new EventStreams(this.#clock);
     this.#listen();
   }
@@ -147,30 +114,22 @@ export class FakeSignal implements AsyncDisposable {
 
   /** The agent's own number, the daemon's account. */
   get account(): string {
-    return this.#self.number;
+    return this.#state.self().number;
   }
 
   /** The account as a person (its number and uuid). */
   get self(): SignalPerson {
-    return { ...this.#self };
+    return { ...this.#state.self() };
   }
 
   /** A new person with a Signal account, named `name`: a number and a uuid. */
   person(name: string): SignalPerson {
-    const person = {
-      name,
-      number: `+1555${String(this.#nextNumber++).padStart(7, "0")}`,
-      uuid: crypto.randomUUID(),
-    };
-    this.#people.set(person.number, person);
-    return { ...person };
+    return { ...this.#state.addPerson(name) };
   }
 
   /** A group named `name` with `members` and the account. */
   group(name: string, members: SignalPerson[]): SignalGroup {
-    const group = { id: newGroupId(), name, members: [...members, this.#self], revision: 1 };
-    this.#groups.set(group.id, group);
-    return structuredClone(group);
+    return structuredClone(this.#state.addGroup(name, members));
   }
 
   /** `person` sends `text` to the account, `extra` in its dataMessage (attachments, sticker, quote). */
@@ -197,32 +156,17 @@ export class FakeSignal implements AsyncDisposable {
 
   /** `person` edits their message `original` (an envelope they sent) to read `text`. */
   personEdits(person: SignalPerson, original: SignalEnvelope, text: string): SignalEnvelope {
-    const timestamp = this.nextTimestamp();
-    const group = original.dataMessage?.groupInfo ? { groupInfo: original.dataMessage.groupInfo } : {};
-    return this.sendEnvelope(envelopeFrom(person, timestamp, {
-      editMessage: {
-        targetSentTimestamp: original.timestamp,
-        dataMessage: dataMessage(timestamp, text, group),
-      },
-    }));
+    return this.sendEnvelope(editEnvelope(person, this.nextTimestamp(), original, text));
   }
 
   /** `person` deletes their message `original` for everyone. */
   personDeletes(person: SignalPerson, original: SignalEnvelope): SignalEnvelope {
-    const timestamp = this.nextTimestamp();
-    const group = original.dataMessage?.groupInfo ? { groupInfo: original.dataMessage.groupInfo } : {};
-    const message = dataMessage(timestamp, null, {
-      remoteDelete: { timestamp: original.timestamp },
-      ...group,
-    });
-    return this.sendEnvelope(envelopeFrom(person, timestamp, { dataMessage: message }));
+    return this.sendEnvelope(deleteEnvelope(person, this.nextTimestamp(), original));
   }
 
   /** `person` starts or stops typing (in `group`, if given). */
   personTypes(person: SignalPerson, action: "STARTED" | "STOPPED", group?: SignalGroup): SignalEnvelope {
-    const timestamp = this.nextTimestamp();
-    const typingMessage = { action, timestamp, ...(group ? { groupId: group.id } : {}) };
-    return this.sendEnvelope(envelopeFrom(person, timestamp, { typingMessage }));
+    return this.sendEnvelope(typingEnvelope(person, this.nextTimestamp(), action, group));
   }
 
   /** `person`'s device says it got (or read, or viewed) the account's messages sent at `timestamps`. */
@@ -231,27 +175,12 @@ export class FakeSignal implements AsyncDisposable {
     timestamps: number[],
     type: "delivery" | "read" | "viewed" = "delivery",
   ): SignalEnvelope {
-    const when = this.nextTimestamp();
-    const receiptMessage = {
-      when,
-      isDelivery: type === "delivery",
-      isRead: type === "read",
-      isViewed: type === "viewed",
-      timestamps,
-    };
-    return this.sendEnvelope(envelopeFrom(person, when, { receiptMessage }));
+    return this.sendEnvelope(receiptEnvelope(person, this.nextTimestamp(), timestamps, type));
   }
 
   /** The account's owner sends `text` to `to` (a person or group) from their phone: a sync message. */
   sentFromOtherDevice(to: SignalPerson | SignalGroup, text: string): SignalEnvelope {
-    const timestamp = this.nextTimestamp();
-    const isGroup = "members" in to;
-    const destination = isGroup
-      ? { destination: null, destinationNumber: null, destinationUuid: null }
-      : { destination: to.number, destinationNumber: to.number, destinationUuid: to.uuid };
-    const message = dataMessage(timestamp, text, isGroup ? { groupInfo: groupInfo(to) } : {});
-    const sentMessage = { ...destination, ...message };
-    return this.sendEnvelope(envelopeFrom(this.#self, timestamp, { syncMessage: { sentMessage } }, 2));
+    return this.sendEnvelope(syncSentEnvelope(this.#state.self(), this.nextTimestamp(), to, text));
   }
 
   /** Any envelope, as Signal delivers it: to the open streams, or kept until one opens. */
@@ -262,12 +191,12 @@ export class FakeSignal implements AsyncDisposable {
 
   /** Messages the account sent to `recipient` (a number, person or group), oldest first. */
   sent(recipient: string | SignalPerson | SignalGroup): SignalSent[] {
-    return structuredClone(this.#sent.get(keyOf(recipient)) ?? []);
+    return structuredClone(this.#state.sentTo.get(keyOf(recipient)) ?? []);
   }
 
   /** Typing the account showed `recipient`, in order. */
   typing(recipient: string | SignalPerson | SignalGroup): ("started" | "stopped")[] {
-    return [...this.#typing.get(keyOf(recipient)) ?? []];
+    return [...this.#state.typingTo.get(keyOf(recipient)) ?? []];
   }
 
   /** Event streams open now, ever, and silenced now. */
@@ -344,8 +273,7 @@ export class FakeSignal implements AsyncDisposable {
 
   /** A new timestamp (ms), later than every one before. */
   nextTimestamp(): number {
-    this.#lastTimestamp = Math.max(this.#clock.now(), this.#lastTimestamp + 1);
-    return this.#lastTimestamp;
+    return this.#state.nextTimestamp();
   }
 
   async close(): Promise<void> {
@@ -365,8 +293,8 @@ export class FakeSignal implements AsyncDisposable {
   }
 
   #deliver(envelope: SignalEnvelope): void {
-    const received: SignalReceived = { envelope, account: this.#self.number };
-    if (this.up && this.#streams.hasLive(this.#self.number)) {
+    const received: SignalReceived = { envelope, account: this.account };
+    if (this.up && this.#streams.hasLive(this.account)) {
       this.#streams.send(received);
       this.#delivered.push(envelope);
     } else if (this.up && this.#mode === "on-start" && this.#streams.counts.open === 0) {
@@ -384,7 +312,11 @@ export class FakeSignal implements AsyncDisposable {
       if (!(req.headers.get("content-type") ?? "").startsWith("application/json")) {
         return await empty(req, 415);
       }
-      return this.#rpc(await req.text());
+      return answerRpc(await req.text(), {
+        daemon: this.#state,
+        record: (request) => this.#record(request),
+        takeFault: (method) => this.#faults.get(method)?.shift(),
+      });
     }
     if (url.pathname === "/api/v1/events") {
       if (req.method !== "GET") return await empty(req, 405);
@@ -397,54 +329,16 @@ export class FakeSignal implements AsyncDisposable {
   #events(url: URL, completed: Promise<void>): Response {
     const account = url.searchParams.get("account") ?? undefined;
     if (
-      this.#multi && account !== undefined && account !== this.#self.number && account !== this.#self.uuid
+      this.#state.multiAccount() && account !== undefined && account !== this.account &&
+      account !== this.#state.self().uuid
     ) {
       return new Response(null, { status: 400 });
     }
     const closed = new AbortController();
     completed.finally(() => closed.abort());
-    const response = this.#streams.open(this.#self.number, closed.signal);
+    const response = this.#streams.open(this.account, closed.signal);
     for (const envelope of this.#pending.splice(0)) this.#deliver(envelope);
     return response;
-  }
-
-  #rpc(text: string): Response {
-    let httpFault: { status: number; body: string; json: boolean } | undefined;
-    const answer = answerBody(text, (request) => {
-      const call = this.#record(request);
-      try {
-        const result = this.#run(call, request);
-        call.answer = { result };
-        return result;
-      } catch (err) {
-        if (err instanceof HttpFault) {
-          httpFault ??= err.answer;
-          call.answer = { status: err.answer.status, body: err.answer.body };
-          return null;
-        }
-        if (err instanceof RpcError) call.answer = { error: err.error };
-        throw err;
-      }
-    });
-    if (httpFault) {
-      const headers = httpFault.json ? { "content-type": "application/json" } : undefined;
-      return new Response(httpFault.body, { status: httpFault.status, headers });
-    }
-    if (answer === undefined) return new Response(null, { status: 201 });
-    return Response.json(answer);
-  }
-
-  #run(call: FakeSignalCall, request: JsonRpcRequest): unknown {
-    const fault = this.#faults.get(call.method)?.shift();
-    if (fault && "error" in fault) {
-      throw new RpcError(fault.error.code, fault.error.message, fault.error.data ?? null);
-    }
-    if (fault && "rateLimited" in fault) {
-      throw rateLimitError(this.#daemon, request.params, fault.rateLimited);
-    }
-    if (fault && "garbage" in fault) throw new HttpFault({ status: 200, body: fault.garbage, json: true });
-    if (fault) throw new HttpFault({ status: fault.status, body: fault.body ?? "", json: false });
-    return runMethod(this.#daemon, request.method, request.params);
   }
 
   #record(request: JsonRpcRequest): FakeSignalCall {
@@ -471,36 +365,11 @@ export class FakeSignal implements AsyncDisposable {
     if (!["127.0.0.1", "localhost", "::1"].includes(name)) return false;
     return host[3] === undefined || Number(host[3]) === this.#port;
   }
-
-  #daemon: Daemon = {
-    self: () => this.#self,
-    multiAccount: () => this.#multi,
-    groups: () => this.#groups,
-    personOf: (recipient) =>
-      this.#people.get(recipient) ?? [...this.#people.values()].find((p) => p.uuid === recipient),
-    nextTimestamp: () => this.nextTimestamp(),
-    recordSent: (recipient, sent) => {
-      const list = this.#sent.get(recipient) ?? [];
-      list.push(sent);
-      this.#sent.set(recipient, list);
-    },
-    recordTyping: (recipient, action) => {
-      const list = this.#typing.get(recipient) ?? [];
-      list.push(action);
-      this.#typing.set(recipient, list);
-    },
-  };
 }
 
 /** Starts a fake signal-cli daemon; `await using signal = await serveFakeSignal()`. */
 export function serveFakeSignal(options: FakeSignalOptions = {}): Promise<FakeSignal> {
   return Promise.resolve(new FakeSignal(options));
-}
-
-class HttpFault extends Error {
-  constructor(readonly answer: { status: number; body: string; json: boolean }) {
-    super(`HTTP ${answer.status}`);
-  }
 }
 
 async function empty(req: Request, status: number): Promise<Response> {

@@ -124,3 +124,80 @@ export function envelopeFrom(
 export function newGroupId(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 }
+
+/** `person` edits `original` to read `text`, at `timestamp`. */
+export function editEnvelope(
+  person: SignalPerson,
+  timestamp: number,
+  original: SignalEnvelope,
+  text: string,
+): SignalEnvelope {
+  const message = dataMessage(timestamp, text, sameGroup(original));
+  return envelopeFrom(person, timestamp, {
+    editMessage: { targetSentTimestamp: original.timestamp, dataMessage: message },
+  });
+}
+
+/** `person` deletes `original` for everyone, at `timestamp`. */
+export function deleteEnvelope(
+  person: SignalPerson,
+  timestamp: number,
+  original: SignalEnvelope,
+): SignalEnvelope {
+  const message = dataMessage(timestamp, null, {
+    remoteDelete: { timestamp: original.timestamp },
+    ...sameGroup(original),
+  });
+  return envelopeFrom(person, timestamp, { dataMessage: message });
+}
+
+/** `person` starts or stops typing (in `group`), at `timestamp`. */
+export function typingEnvelope(
+  person: SignalPerson,
+  timestamp: number,
+  action: "STARTED" | "STOPPED",
+  group?: SignalGroup,
+): SignalEnvelope {
+  const typingMessage = { action, timestamp, ...(group ? { groupId: group.id } : {}) };
+  return envelopeFrom(person, timestamp, { typingMessage });
+}
+
+/** `person`'s device says it got, read or viewed the messages sent at `timestamps`. */
+export function receiptEnvelope(
+  person: SignalPerson,
+  when: number,
+  timestamps: number[],
+  type: "delivery" | "read" | "viewed",
+): SignalEnvelope {
+  const receiptMessage = {
+    when,
+    isDelivery: type === "delivery",
+    isRead: type === "read",
+    isViewed: type === "viewed",
+    timestamps,
+  };
+  return envelopeFrom(person, when, { receiptMessage });
+}
+
+/**
+ * The account's own phone (device 2) sent `text` to `to`: a sync message's `sentMessage`, its
+ * destination beside the data message's fields (`JsonSyncDataMessage` unwraps it).
+ */
+export function syncSentEnvelope(
+  self: SignalPerson,
+  timestamp: number,
+  to: SignalPerson | SignalGroup,
+  text: string,
+): SignalEnvelope {
+  const isGroup = "members" in to;
+  const destination = isGroup
+    ? { destination: null, destinationNumber: null, destinationUuid: null }
+    : { destination: to.number, destinationNumber: to.number, destinationUuid: to.uuid };
+  const message = dataMessage(timestamp, text, isGroup ? { groupInfo: groupInfo(to) } : {});
+  return envelopeFrom(self, timestamp, { syncMessage: { sentMessage: { ...destination, ...message } } }, 2);
+}
+
+function sameGroup(original: SignalEnvelope): Partial<SignalDataMessage> {
+  const info = original.dataMessage?.groupInfo;
+  return info ? { groupInfo: info } : {};
+}
