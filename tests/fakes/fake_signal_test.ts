@@ -1,68 +1,7 @@
 import { DEREGISTERED, type FakeSignal, serveFakeSignal } from "./fake_signal.ts";
+import { readEvents } from "./signal/sse_reader.ts";
 import assert from "node:assert/strict";
 import { FakeClock } from "../support/fake_clock.ts";
-
-type SseItem = { comment: string } | { event: string; data: string };
-
-/** An SSE reader of the daemon's `/api/v1/events`, written per the spec's line grammar. */
-async function openEvents(signal: FakeSignal, query = "") {
-  const response = await fetch(`${signal.url}/api/v1/events${query}`);
-  assert.equal(response.status, 200);
-  assert.equal(response.headers.get("content-type"), "text/event-stream");
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let done = false;
-  const line = async (): Promise<string | undefined> => {
-    while (!buffer.includes("\n")) {
-      if (done) return undefined;
-      const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (chunk.done) done = true;
-      else buffer += chunk.value;
-    }
-    const end = buffer.indexOf("\n");
-    const text = buffer.slice(0, end);
-    buffer = buffer.slice(end + 1);
-    return text;
-  };
-  /** The next comment or event; undefined once the stream ended or broke. */
-  const next = async (): Promise<SseItem | undefined> => {
-    const fields: Record<string, string> = {};
-    for (;;) {
-      const text = await line();
-      if (text === undefined) return undefined;
-      if (text.startsWith(":")) {
-        if (Object.keys(fields).length === 0) return { comment: text.slice(1) };
-        continue;
-      }
-      if (text === "") {
-        if (Object.keys(fields).length === 0) continue;
-        return { event: fields.event ?? "message", data: fields.data ?? "" };
-      }
-      const colon = text.indexOf(":");
-      const name = colon < 0 ? text : text.slice(0, colon);
-      const value = colon < 0 ? "" : text.slice(colon + 1).replace(/^ /, "");
-      fields[name] = name === "data" && fields.data !== undefined ? `${fields.data}\n${value}` : value;
-    }
-  };
-  /** The next event's data, parsed, skipping keep-alive comments. */
-  const nextEvent = async (): Promise<unknown> => {
-    for (;;) {
-      const item = await next();
-      if (item === undefined) return undefined;
-      if ("event" in item) {
-        assert.equal(item.event, "receive");
-        return JSON.parse(item.data);
-      }
-    }
-  };
-  return {
-    next,
-    nextEvent,
-    async [Symbol.asyncDispose]() {
-      await reader.cancel().catch(() => {});
-    },
-  };
-}
 
 async function rpc(signal: FakeSignal, body: unknown, contentType = "application/json") {
   const response = await fetch(`${signal.url}/api/v1/rpc`, {
@@ -72,6 +11,14 @@ async function rpc(signal: FakeSignal, body: unknown, contentType = "application
   });
   const text = await response.text();
   return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+}
+
+/** `GET /api/v1/events` (with `query`), read as Server-Sent Events. */
+async function openEvents(signal: FakeSignal, query = "") {
+  const response = await fetch(`${signal.url}/api/v1/events${query}`);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "text/event-stream");
+  return readEvents(response.body!);
 }
 
 function request(method: string, params?: Record<string, unknown>, id: number | string = 1) {
@@ -238,7 +185,7 @@ Deno.test("stopStream() leaves the stream open and silent; a new stream gets wha
   const clock = new FakeClock();
   await using signal = await serveFakeSignal({ clock });
   const ada = signal.person("Ada");
-  const first = await openEvents(signal);
+  await using first = await openEvents(signal);
   signal.personSays(ada, "before");
   assert.equal(
     ((await first.nextEvent()) as { envelope: { dataMessage: { message: string } } })
@@ -257,7 +204,6 @@ Deno.test("stopStream() leaves the stream open and silent; a new stream gets wha
   // The first stream said nothing after it was stopped: read it to its end once the daemon goes.
   await signal.goDown();
   assert.equal(await first.next(), undefined);
-  await first[Symbol.asyncDispose]();
 });
 
 Deno.test("restart() refuses connections while down and delivers what arrived meanwhile", async () => {
@@ -303,4 +249,152 @@ Deno.test("on-start mode loses what arrives while no stream is open, as signal-c
   signal.personSays(ada, "heard");
   const heard = await events.nextEvent() as { envelope: { dataMessage: { message: string } } };
   assert.equal(heard.envelope.dataMessage.message, "heard");
+});
+
+Deno.test("edits, deletions, typing, receipts and the owner's own sends arrive as signal-cli spells them", async () => {
+  await using signal = await serveFakeSignal();
+  await using events = await openEvents(signal);
+  const ada = signal.person("Ada");
+  const team = signal.group("Team", [ada]);
+  const said = signal.inGroup(team, ada, "helo");
+  const kinds = [
+    signal.personEdits(ada, said, "hello"),
+    signal.personDeletes(ada, said),
+    signal.personTypes(ada, "STARTED", team),
+    signal.personReceipt(ada, [said.timestamp], "read"),
+    signal.sentFromOtherDevice(ada, "from my phone"),
+  ];
+  await events.nextEvent();
+  const got = [];
+  for (let i = 0; i < kinds.length; i++) {
+    got.push((await events.nextEvent() as { envelope: unknown }).envelope);
+  }
+  const info = { groupId: team.id, groupName: "Team", revision: 1, type: "DELIVER" };
+  const plain = { expiresInSeconds: 0, isExpirationUpdate: false, viewOnce: false };
+  const [edit, deletion, typing, receipt, sync] = kinds;
+  assert.deepEqual(got.map((e) => omitCommon(e as Record<string, unknown>)), [
+    {
+      editMessage: {
+        targetSentTimestamp: said.timestamp,
+        dataMessage: { timestamp: edit!.timestamp, message: "hello", ...plain, groupInfo: info },
+      },
+    },
+    {
+      dataMessage: {
+        timestamp: deletion!.timestamp,
+        message: null,
+        ...plain,
+        remoteDelete: { timestamp: said.timestamp },
+        groupInfo: info,
+      },
+    },
+    { typingMessage: { action: "STARTED", timestamp: typing!.timestamp, groupId: team.id } },
+    {
+      receiptMessage: {
+        when: receipt!.timestamp,
+        isDelivery: false,
+        isRead: true,
+        isViewed: false,
+        timestamps: [said.timestamp],
+      },
+    },
+    {
+      syncMessage: {
+        sentMessage: {
+          destination: ada.number,
+          destinationNumber: ada.number,
+          destinationUuid: ada.uuid,
+          timestamp: sync!.timestamp,
+          message: "from my phone",
+          ...plain,
+        },
+      },
+    },
+  ]);
+  const owner = got[4] as { sourceNumber: string; sourceDevice: number };
+  assert.deepEqual([owner.sourceNumber, owner.sourceDevice], [signal.account, 2]);
+});
+
+const COMMON = ["source", "sourceNumber", "sourceUuid", "sourceName", "sourceDevice", "timestamp"];
+
+/** The envelope without its source and timestamps. */
+function omitCommon(envelope: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...envelope };
+  for (const key of [...COMMON, "serverReceivedTimestamp", "serverDeliveredTimestamp"]) delete rest[key];
+  return rest;
+}
+
+Deno.test("sendReceipt and listGroups answer as signal-cli does", async () => {
+  await using signal = await serveFakeSignal();
+  const ada = signal.person("Ada");
+  const team = signal.group("Team", [ada]);
+  const receipt = await rpc(signal, request("sendReceipt", { recipient: ada.number, targetTimestamp: [5] }));
+  assert.deepEqual(receipt.body.result.results, [{
+    recipientAddress: { uuid: ada.uuid, number: ada.number, username: null },
+    type: "SUCCESS",
+  }]);
+  const wrongType = await rpc(
+    signal,
+    request("sendReceipt", { recipient: ada.number, targetTimestamp: 5, type: "x" }),
+  );
+  assert.deepEqual(wrongType.body.error, { code: -1, message: "Unknown receipt type: x", data: null });
+  const groups = await rpc(signal, request("listGroups"));
+  assert.deepEqual(groups.body.result, [{
+    id: team.id,
+    name: "Team",
+    description: "",
+    isMember: true,
+    isBlocked: false,
+    messageExpirationTime: 0,
+    members: [
+      { number: ada.number, uuid: ada.uuid, isAdmin: false },
+      { number: signal.account, uuid: signal.self.uuid, isAdmin: false },
+    ],
+    pendingMembers: [],
+    requestingMembers: [],
+    admins: [],
+    banned: [],
+    permissionAddMember: "EVERY_MEMBER",
+    permissionEditDetails: "EVERY_MEMBER",
+    permissionSendMessage: "EVERY_MEMBER",
+    groupInviteLink: null,
+  }]);
+});
+
+Deno.test("multi-account mode takes an account param, lists accounts, and refuses an unknown account", async () => {
+  await using signal = await serveFakeSignal({ multiAccount: true, account: "+15550000100" });
+  const ada = signal.person("Ada");
+  assert.deepEqual((await rpc(signal, request("listAccounts"))).body.result, [{ number: "+15550000100" }]);
+  const sent = await rpc(
+    signal,
+    request("send", { account: signal.account, recipient: ada.number, message: "hi" }),
+  );
+  assert.equal(sent.body.result.results[0].type, "SUCCESS");
+  assert.deepEqual(signal.sent(ada).map((s) => s.message), ["hi"]);
+  const unknown = await rpc(
+    signal,
+    request("send", { account: "+15550000999", recipient: ada.number, message: "x" }),
+  );
+  assert.deepEqual(unknown.body.error, {
+    code: -32602,
+    message: "Specified account does not exist",
+    data: null,
+  });
+  const refused = await fetch(`${signal.url}/api/v1/events?account=%2B15550000999`);
+  assert.deepEqual([refused.status, await refused.text()], [400, ""]);
+  await using events = await openEvents(signal, `?account=${encodeURIComponent(signal.account)}`);
+  signal.personSays(ada, "hello");
+  assert.equal((await events.nextEvent() as { account: string }).account, "+15550000100");
+});
+
+Deno.test("a request naming another Host is refused with 421, as signal-cli pins the Host header", async () => {
+  await using signal = await serveFakeSignal();
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(signal.url).port) });
+  await conn.write(
+    new TextEncoder().encode("GET /api/v1/check HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"),
+  );
+  const head = new Uint8Array(64);
+  const n = await conn.read(head);
+  conn.close();
+  assert.match(new TextDecoder().decode(head.subarray(0, n ?? 0)), /^HTTP\/1\.1 421 /);
 });
