@@ -81,6 +81,16 @@ export class AgentTurns implements AsyncDisposable {
       request: message.request,
       at: this.agent.clock.now(),
     };
+    const before = await takenBefore(events, message);
+    if (before !== undefined) {
+      log.info("A message came again: it is answered once, as the first time", {
+        agent: this.agent.id,
+        conversation: message.conversation,
+        request: message.request,
+      });
+      this.#background(this.#watch(message.conversation));
+      return { kind: "steered", n: before };
+    }
     const take = () => this.#take(message.conversation);
     const busy = this.agent.turns.busy;
     if (busy === "join") {
@@ -252,4 +262,20 @@ async function appendHolding(
     await keeper?.release().catch(() => {});
     throw err;
   }
+}
+
+/** How far back a message sent again is looked for: a carrier sends again only what it just sent. */
+const AGAIN_WITHIN = 200;
+
+/**
+ * The number of the message a carrier sends again (the same `link.local/request` and text, after
+ * a restart that found no kept answer yet because the first turn was still running), so it is not
+ * answered twice: it gets the first one's answer, kept for its request, as a message that joined.
+ */
+async function takenBefore(events: EventLog, message: IncomingMessage): Promise<number | undefined> {
+  await events.refresh();
+  const recent = events.events.slice(-AGAIN_WITHIN);
+  return recent.find((e) =>
+    e.event.type === "message" && e.event.request === message.request && e.event.text === message.text
+  )?.n;
 }
