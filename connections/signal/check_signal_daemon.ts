@@ -44,7 +44,7 @@ export async function checkSignalDaemon(
     }
     if (!account.number) {
       throw new LinkError("USAGE", `Cannot tell which number the signal-cli daemon at "${at}" serves`, {
-        hint: "Give the agent's Signal number with --number",
+        hint: "Give the agent's own Signal number (the daemon's account) with --account",
       });
     }
     return { number: account.number, version: version.data.version };
@@ -58,7 +58,7 @@ export async function checkSignalDaemon(
       "USAGE",
       `Cannot tell which number to use: the signal-cli daemon at "${at}" serves several`,
       {
-        hint: `Give the agent's Signal number with --number: one of ${numbers.join(", ")}`,
+        hint: `Give the agent's own Signal number with --account: one of ${numbers.join(", ")}`,
       },
     );
   }
