@@ -11,6 +11,7 @@ import { logs } from "./logs.ts";
 import { remove } from "./remove.ts";
 import { restore } from "./restore.ts";
 import { secret } from "./secret.ts";
+import { share, unshare } from "./share.ts";
 import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
@@ -30,6 +31,8 @@ export const agent: Group = {
     chat,
     connect,
     disconnect,
+    share,
+    unshare,
     remove,
     restore,
     allow,

@@ -1,7 +1,8 @@
 /**
  * What every chat connection shares, and none of their clients: the one-time pairing code,
- * splitting an answer at a platform's limit, the queue of kept messages, and one message sent to
- * the agent's endpoint, so a connection's bridge loads only its own client.
+ * splitting an answer at a platform's limit, the queue of kept messages, one message sent to the
+ * agent's endpoint, the kept groups and the held answers' sending, so a connection's bridge loads
+ * only its own client.
  * @module
  */
 /** A one-time pairing code, unguessable in its ten minutes and easy to type; whether a text is it. */
@@ -12,3 +13,7 @@ export { splitAnswer } from "./split_answer.ts";
 export { EntryQueue, untilAborted } from "./entry_queue.ts";
 /** One chat message sent to the agent's endpoint, its answer streamed. */
 export { promptAgent, type PromptAgentOptions } from "./prompt_agent.ts";
+/** The shared chats an allowed person talked to the agent in, where held answers may go (SCH-3). */
+export { groupsPath, heldGroup, keepGroup, KeptGroup, readKeptGroups } from "./kept_groups.ts";
+/** Sends the answers the bridge holds for a connection, each once, through the connection's own send. */
+export { sendHeldAnswers, type SendHeldOptions } from "./send_held.ts";

@@ -2,10 +2,12 @@ import type { WebClient } from "@slack/web-api";
 import { type Clock, logger } from "../../core/base/mod.ts";
 import { type AskCaller, type EndpointAddress, openEndpoint } from "../mod.ts";
 import { ackKept, listKept } from "../link/mod.ts";
-import { promptAgent } from "../chat/mod.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { keepGroup, promptAgent } from "../chat/mod.ts";
 import { SlackAnswerStream } from "./answer_stream.ts";
 import { reasonOf, type SlackAccount, slackErrorOf } from "./slack_account.ts";
-import { isPersonsDm, SlackMessageEvent } from "./slack_event.ts";
+import { askerOf } from "./slack_audience.ts";
+import { SlackMessageEvent } from "./slack_event.ts";
 import type { SlackInbox, SlackInboxEntry } from "./slack_inbox.ts";
 
 const log = logger("slack");
@@ -19,6 +21,8 @@ export interface AnswerEventContext {
   account: SlackAccount;
   inbox: SlackInbox;
   ownerId: string;
+  /** The channels shared and members admitted besides the owner; none, the owner alone. */
+  access?: ChatAccess;
   endpoint: EndpointAddress;
   caller: AskCaller;
   clock: Clock;
@@ -26,10 +30,12 @@ export interface AnswerEventContext {
 }
 
 /**
- * Answers one kept event, then lets it go. Only the owner's DMs go to the agent, as a new
- * `session/prompt` in session `slack:<channel id>` with request `slack:<event_id>` (CON-9, CON-10),
- * with 👀 on the message while it is answered; an answer already whole (kept in the entry, or by
- * the harness for this request) is posted instead of asking again. Throws only when the endpoint
+ * Answers one kept event, then lets it go. The owner's DMs, an allowlisted member's DMs and a
+ * person's mention of the app in a shared channel go to the agent, as a new `session/prompt` in
+ * session `slack:<channel id>` with request `slack:<event_id>` (CON-9, CON-10), anyone but the
+ * owner with `from` = `person:slack:<team>:<user>` (CON-7, CON-8), with 👀 on the message while it
+ * is answered; anything else is dropped. An answer already whole (kept in the entry, or by the
+ * harness for this request) is posted instead of asking again. Throws only when the endpoint
  * cannot be reached.
  */
 export async function answerEvent(
@@ -39,16 +45,23 @@ export async function answerEvent(
 ): Promise<void> {
   const parsed = SlackMessageEvent.safeParse(entry.event);
   const event = parsed.success ? parsed.data : undefined;
-  if (!event || !isPersonsDm(event) || event.user !== ctx.ownerId || event.text === undefined) {
-    log.info("Dropped a Slack event that is not the owner's new message in a DM", {
+  const asker = event
+    ? askerOf(event, { ownerId: ctx.ownerId, access: ctx.access, team: entry.team })
+    : undefined;
+  if (!event || !asker) {
+    log.debug("Dropped a Slack event the connection does not answer", {
       event: eventId,
       type: event?.type,
       channelType: event?.channel_type,
       subtype: event?.subtype,
       sender: event?.user,
+      bot: event?.bot_id,
     });
   } else {
-    const message = { channel: event.channel!, ts: event.ts, text: event.text };
+    if (asker.chat) {
+      await keepGroup(ctx.inbox.stateDir, { thread: `slack:${asker.channel}`, chat: asker.chat });
+    }
+    const message = { channel: asker.channel, ts: event.ts, text: event.text!, from: asker.from };
     await react(ctx, "add", message);
     await ask(ctx, eventId, entry, message);
     await react(ctx, "remove", message);
@@ -60,7 +73,7 @@ async function ask(
   ctx: AnswerEventContext,
   eventId: string,
   entry: SlackInboxEntry,
-  message: { channel: string; text: string },
+  message: { channel: string; text: string; from?: string },
 ): Promise<void> {
   const current = { ...entry };
   const stream = new SlackAnswerStream({
@@ -91,6 +104,7 @@ async function ask(
     thread,
     request,
     text: message.text,
+    from: message.from,
     onText: (text) => stream.push(text),
   });
   await ctx.inbox.save(eventId, current);

@@ -8,6 +8,8 @@ import { SlackEventPayload } from "./slack_event.ts";
 import { isEventId, SlackInbox, type SlackInboxEntry } from "./slack_inbox.ts";
 import type { SlackState } from "./slack_state.ts";
 import { EntryQueue, untilAborted } from "../chat/mod.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { sendSlackHeld } from "./send_held.ts";
 
 const log = logger("slack");
 
@@ -21,6 +23,8 @@ export interface CarrySlackOptions {
   stateDir: string;
   /** The owner's Slack member id (`U…`). */
   ownerId: string;
+  /** The channels shared and members admitted besides the owner (`[access] message`); none, the owner alone. */
+  access?: ChatAccess;
   endpoint: EndpointAddress;
   caller: AskCaller;
   clock?: Clock;
@@ -36,7 +40,9 @@ type Queued = { eventId: string; entry: SlackInboxEntry };
  * (CON-9). An event Slack sends again is acked and answered once; events kept and not answered
  * before a crash are answered first. A bot or app-level token Slack refuses says "failed" and
  * carries nothing more (an event it could not answer stays kept); it still returns only when
- * `signal` aborts.
+ * `signal` aborts. With `access`, shared channels and allowlisted members are answered as
+ * themselves (ACS-1, CON-7, CON-8). Meanwhile the answers the bridge holds for the connection go
+ * to the owner's DM or a kept channel (sendSlackHeld).
  */
 export async function carrySlack(options: CarrySlackOptions): Promise<void> {
   const clock = options.clock ?? SYSTEM_CLOCK;
@@ -46,6 +52,9 @@ export async function carrySlack(options: CarrySlackOptions): Promise<void> {
   const ctx: AnswerEventContext = { ...options, web: slackWebClient(options.account), inbox, clock, signal };
   const queue = new EntryQueue<Queued>();
   for (const item of await inbox.pending()) queue.push(item);
+  const delivering = sendSlackHeld({ ...options, web: ctx.web, clock, signal }).catch((err) => {
+    if (!signal.aborted) log.error("Held answers are no longer sent", { err });
+  });
   const answering = answerAll(ctx, queue).then((ended) => {
     if (ended !== "refused") return;
     log.error("Cannot carry Slack: Slack refused the bot token");
@@ -76,13 +85,14 @@ export async function carrySlack(options: CarrySlackOptions): Promise<void> {
           });
           return;
         }
-        queue.push({ eventId, entry: await inbox.keep(eventId, payload.data.event) });
+        queue.push({ eventId, entry: await inbox.keep(eventId, payload.data.event, payload.data.team_id) });
       },
     });
     if (ended === "failed" || halt.signal.aborted) await untilAborted(options.signal);
   } finally {
     queue.close();
     await answering;
+    await delivering;
   }
 }
 

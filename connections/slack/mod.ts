@@ -1,6 +1,7 @@
 /**
- * The Slack connection (CON-6, CON-9, CON-10, CON-13): checks an app's bot and app-level tokens,
- * pairs its owner with a one-time code sent in a DM, and carries the owner's DMs to the agent's
+ * The Slack connection (CON-6, CON-9, CON-10, CON-13, ACS-5): checks an app's bot and app-level
+ * tokens, pairs its owner with a one-time code sent in a DM, shares a channel with a code the owner
+ * mentions there, and carries the owner's DMs, shared channels and allowlisted members to the agent's
  * endpoint over one Socket Mode connection through Slack's official clients, streaming each answer
  * back with 👀 on the owner's message, and never losing or doubling a message.
  * @module
@@ -22,6 +23,8 @@ export {
   type PairSlackOwnerOptions,
   type SlackOwner,
 } from "./pair_slack_owner.ts";
+/** Shares a channel: the owner's mention of the app with a one-time code in it, while the bridge is stopped. */
+export { pairSlackShare, type PairSlackShareOptions, type SlackShare } from "./pair_slack_share.ts";
 /** Carries the owner's DMs to the agent's endpoint and each answer back, until stopped. */
 export { carrySlack, type CarrySlackOptions } from "./carry_slack.ts";
 /** The reaction on the owner's message while it is answered. */

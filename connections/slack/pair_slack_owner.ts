@@ -47,6 +47,21 @@ export async function pairSlackOwner(
     () => stop.abort(),
     () => {},
   );
+  const judge = (payload: SlackEventPayload) => {
+    const event = payload.event;
+    if (!isPersonsDm(event) || event.text === undefined) return;
+    const struck = strikes.get(event.user!) ?? 0;
+    if (struck >= PAIRING_STRIKES) return;
+    if (isPairingCode(event.text, options.code)) {
+      found = { id: event.user!, teamId: payload.team_id ?? "" };
+      stop.abort();
+      return;
+    }
+    strikes.set(event.user!, struck + 1);
+    if (struck + 1 === PAIRING_STRIKES) {
+      log.warn("Ignoring a sender of wrong pairing codes", { sender: event.user });
+    }
+  };
   await receiveEvents({
     account,
     clock,
@@ -59,21 +74,9 @@ export async function pairSlackOwner(
     async keep(raw) {
       const payload = SlackEventPayload.safeParse(raw);
       if (!payload.success || inbox.has(payload.data.event_id)) return;
+      // Judged before any await: envelopes are handled at once, and their strikes count in order.
+      if (!found && clock.now() < options.expiresAt) judge(payload.data);
       await inbox.finish(payload.data.event_id);
-      if (found || clock.now() >= options.expiresAt) return;
-      const event = payload.data.event;
-      if (!isPersonsDm(event) || event.text === undefined) return;
-      const struck = strikes.get(event.user!) ?? 0;
-      if (struck >= PAIRING_STRIKES) return;
-      if (isPairingCode(event.text, options.code)) {
-        found = { id: event.user!, teamId: payload.data.team_id ?? "" };
-        stop.abort();
-        return;
-      }
-      strikes.set(event.user!, struck + 1);
-      if (struck + 1 === PAIRING_STRIKES) {
-        log.warn("Ignoring a sender of wrong pairing codes", { sender: event.user });
-      }
     },
   });
   stop.abort();

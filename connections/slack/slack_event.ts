@@ -10,6 +10,11 @@ export const SlackMessageEvent = z.looseObject({
   ts: z.string().optional(),
   bot_id: z.string().optional(),
   subtype: z.string().optional(),
+  /** The sender's own workspace, where it is not the app's (a shared channel). */
+  user_team: z.string().optional(),
+  team: z.string().optional(),
+  /** Set on an `app_mention` Slack sends again for an edit. */
+  edited: z.unknown().optional(),
 });
 export type SlackMessageEvent = z.infer<typeof SlackMessageEvent>;
 
@@ -25,4 +30,15 @@ export type SlackEventPayload = z.infer<typeof SlackEventPayload>;
 export function isPersonsDm(event: SlackMessageEvent): boolean {
   return event.type === "message" && event.channel_type === "im" && event.bot_id === undefined &&
     event.subtype === undefined && event.user !== undefined && event.channel !== undefined;
+}
+
+/** A person's new mention of the app in a channel (`app_mention`): not a bot's, not an edit. */
+export function isPersonsMention(event: SlackMessageEvent): boolean {
+  return event.type === "app_mention" && event.bot_id === undefined && event.subtype === undefined &&
+    event.edited === undefined && event.user !== undefined && event.channel !== undefined;
+}
+
+/** The text of a message with its mentions (`<@U…>`) taken out, trimmed. */
+export function withoutMentions(text: string): string {
+  return text.replace(/<@[A-Z0-9]+(\|[^>]*)?>/g, "").trim();
 }

@@ -13,6 +13,8 @@ export const ANSWERED_KEPT = 1000;
  */
 export const SlackInboxEntry = z.looseObject({
   event: z.unknown(),
+  /** The workspace the event came from (the payload's `team_id`): a shared channel's is `<team>:<channel>`. */
+  team: z.string().optional(),
   seq: z.number().int().nonnegative(),
   answer: z.string().optional(),
   sent: z.array(z.string()).default([]),
@@ -50,6 +52,11 @@ export class SlackInbox {
   #kept = new Set<string>();
   #seq = 0;
 
+  /** The connection's folder the inbox is in. */
+  get stateDir(): string {
+    return this.#stateDir;
+  }
+
   constructor(stateDir: string, answered: string[]) {
     this.#stateDir = stateDir;
     this.#answered = answered;
@@ -68,8 +75,8 @@ export class SlackInbox {
   }
 
   /** Keeps a new event, written whole or not at all, before its envelope is acked. */
-  async keep(eventId: string, event: unknown): Promise<SlackInboxEntry> {
-    const entry: SlackInboxEntry = { event, seq: this.#seq++, sent: [] };
+  async keep(eventId: string, event: unknown, team?: string): Promise<SlackInboxEntry> {
+    const entry: SlackInboxEntry = { event, ...(team ? { team } : {}), seq: this.#seq++, sent: [] };
     await this.save(eventId, entry);
     this.#kept.add(eventId);
     return entry;

@@ -7,15 +7,16 @@ import {
   type ProvenEndpoint,
 } from "../endpoint/ask_for.ts";
 import { ackKept, listKept } from "../link/mod.ts";
-import { promptAgent } from "../chat/mod.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { keepGroup, promptAgent } from "../chat/mod.ts";
 import { AnswerStream, keepTyping } from "./answer_stream.ts";
 import { finishEntry, type InboxEntry, keepEntry } from "./inbox.ts";
 import type { TelegramAccount } from "./telegram_account.ts";
-import { TelegramUpdate } from "./telegram_update.ts";
+import { askerOf, isSharedGroup, type TelegramAsker, type TelegramBotIdentity } from "./telegram_audience.ts";
+import { type TelegramMessage, TelegramUpdate } from "./telegram_update.ts";
 
 const log = logger("telegram");
 
-/** The meta key marking an answer's sentence that says the agent could not answer. */
 /** The reply to a message with no text (a photo, a sticker). */
 export const ONLY_TEXT_REPLY = "I read only text messages. Send your message as text, please.";
 
@@ -25,6 +26,10 @@ export interface AnswerContext {
   account: TelegramAccount;
   stateDir: string;
   ownerId: number;
+  /** The chats and people shared besides the owner; none, the owner alone. */
+  access?: ChatAccess;
+  /** The bot's identity, asked of Telegram when a shared group's message first needs it. */
+  bot(): Promise<TelegramBotIdentity>;
   endpoint: EndpointAddress;
   caller: AskCaller;
   clock: Clock;
@@ -32,38 +37,52 @@ export interface AnswerContext {
 }
 
 /**
- * Answers one kept update, then lets its entry go. Only the owner's private-chat text goes to the
- * agent, as a new `session/prompt` in session `telegram:<chat id>` (CON-9, CON-10); an answer
- * already whole (kept in the entry, or kept by the harness for this request) is sent instead of
- * asking again, into the messages it was already in. Throws only when the endpoint cannot be reached.
+ * Answers one kept update, then lets its entry go. The owner's private chat, an admitted person's
+ * private chat, and a person's mention of the bot (or reply to it) in a shared group go to the
+ * agent, as a new `session/prompt` in session `telegram:<chat id>` (CON-9, CON-10), a person
+ * other than the owner with `from` = `person:telegram:<user id>` (CON-7); anything else is dropped.
+ * An answer already whole (kept in the entry, or kept by the harness for this request) is sent
+ * instead of asking again, into the messages it was already in. Throws only when the endpoint (or,
+ * for a shared group, Telegram's getMe) cannot be reached.
  */
 export async function answerUpdate(ctx: AnswerContext, updateId: number, entry: InboxEntry): Promise<void> {
   const parsed = TelegramUpdate.safeParse(entry.update);
   const message = parsed.success ? parsed.data.message : undefined;
+  const asker = message ? await askerFor(ctx, message) : undefined;
   if (!message) {
     const kinds = Object.keys(entry.update ?? {}).filter((k) => k !== "update_id");
     log.info("Dropped an update that is not a new message", { update: updateId, kinds });
-  } else if (message.chat.type !== "private" || message.from?.id !== ctx.ownerId) {
-    log.info("Dropped a message from someone other than the owner, or not in a private chat", {
+  } else if (!asker) {
+    log.debug("Dropped a message from someone the connection does not answer there", {
       update: updateId,
       chat: message.chat.id,
       chatType: message.chat.type,
       sender: message.from?.id,
+      bot: message.from?.is_bot,
     });
-  } else if (message.text === undefined) {
-    log.info("Answered a message with no text: only text is read", { update: updateId });
-    await deliver(ctx, updateId, { ...entry, answer: ONLY_TEXT_REPLY }, message.chat.id);
   } else {
-    await ask(ctx, updateId, entry, { chatId: message.chat.id, text: message.text });
+    if (asker.inGroup) {
+      await keepGroup(ctx.stateDir, { thread: `telegram:${asker.chatId}`, chat: String(asker.chatId) });
+    }
+    if (message.text === undefined) {
+      log.info("Answered a message with no text: only text is read", { update: updateId });
+      await deliver(ctx, updateId, { ...entry, answer: ONLY_TEXT_REPLY }, asker.chatId);
+    } else await ask(ctx, updateId, entry, { ...asker, text: message.text });
   }
   await finishEntry(ctx.stateDir, updateId);
+}
+
+/** Who asks in a message, if anyone the connection answers; the bot's identity only for a shared group. */
+async function askerFor(ctx: AnswerContext, message: TelegramMessage): Promise<TelegramAsker | undefined> {
+  const bot = isSharedGroup(message, ctx.access) ? await ctx.bot() : undefined;
+  return askerOf(message, { ownerId: ctx.ownerId, access: ctx.access, bot });
 }
 
 async function ask(
   ctx: AnswerContext,
   updateId: number,
   entry: InboxEntry,
-  message: { chatId: number; text: string },
+  message: { chatId: number; text: string; from?: string },
 ): Promise<void> {
   if (entry.answer !== undefined) return await deliver(ctx, updateId, entry, message.chatId);
   const thread = `telegram:${message.chatId}`;
@@ -100,7 +119,14 @@ async function ask(
 async function prompt(
   ctx: AnswerContext,
   endpoint: ProvenEndpoint,
-  options: { chatId: number; thread: string; request: string; text: string; stream: AnswerStream },
+  options: {
+    chatId: number;
+    thread: string;
+    request: string;
+    text: string;
+    from?: string;
+    stream: AnswerStream;
+  },
 ): Promise<string> {
   const typing = new AbortController();
   const typed = keepTyping({ ...ctx, chatId: options.chatId, signal: anySignal(ctx, typing) });

@@ -4,7 +4,9 @@ import { type AnswerContext, answerUpdate } from "./answer_update.ts";
 import { type InboxEntry, keepEntry, pendingEntries } from "./inbox.ts";
 import { EntryQueue, untilAborted } from "../chat/mod.ts";
 import { pollUpdates } from "./poll_updates.ts";
-import { sendHeldAnswers } from "./send_held.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { sendTelegramHeld } from "./send_held.ts";
+import { botIdentity } from "./telegram_audience.ts";
 import { type TelegramAccount, telegramApi } from "./telegram_account.ts";
 import type { TelegramState } from "./telegram_state.ts";
 
@@ -19,6 +21,8 @@ export interface CarryTelegramOptions {
   /** The connection's folder: the offset and the inbox of kept updates. */
   stateDir: string;
   ownerId: number;
+  /** The groups shared and people admitted besides the owner (`[access] message`); none, the owner alone. */
+  access?: ChatAccess;
   endpoint: EndpointAddress;
   caller: AskCaller;
   clock?: Clock;
@@ -30,13 +34,14 @@ export interface CarryTelegramOptions {
  * Carries a Telegram connection until `signal` aborts: polls the bot's updates, keeps each in the
  * inbox before confirming it, and answers them in order, one at a time (CON-9). Updates kept and
  * not answered before a crash are answered first, once. A token Telegram refuses says "failed"
- * and carries nothing more; it still returns only when `signal` aborts. Meanwhile the answers the
- * bridge holds for the connection go to the owner's own chat (sendHeldAnswers).
+ * and carries nothing more; it still returns only when `signal` aborts. With `access`, shared
+ * groups and admitted people are answered as themselves (ACS-1, CON-7). Meanwhile the answers the
+ * bridge holds for the connection go to the owner's own chat or a kept group (sendTelegramHeld).
  */
 export async function carryTelegram(options: CarryTelegramOptions): Promise<void> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const api = telegramApi(options.account);
-  const ctx: AnswerContext = { ...options, api, clock };
+  const ctx: AnswerContext = { ...options, api, clock, bot: botIdentity(api) };
   const queue = new EntryQueue<{ updateId: number; entry: InboxEntry }>();
   const known = new Set<number>();
   for (const { updateId, entry } of await pendingEntries(options.stateDir)) {
@@ -44,7 +49,7 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
     queue.push({ updateId, entry });
   }
   const answering = answerAll(ctx, queue);
-  const delivering = sendHeldAnswers({ ...options, api, clock }).catch((err) => {
+  const delivering = sendTelegramHeld({ ...options, api, clock }).catch((err) => {
     if (!options.signal.aborted) log.error("Held answers are no longer sent", { err });
   });
   try {

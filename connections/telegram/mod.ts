@@ -1,7 +1,8 @@
 /**
- * The Telegram connection (CON-6, CON-9, CON-10, CON-13): checks a bot's token, pairs its owner
- * with a one-time code, and carries the owner's private chat to the agent's endpoint through
- * grammY's Bot API client, streaming each answer back and never losing or doubling a message.
+ * The Telegram connection (CON-6, CON-9, CON-10, CON-13, ACS-5): checks a bot's token, pairs its
+ * owner with a one-time code, shares a group with a code the owner mentions there, and carries the
+ * owner's private chat, shared groups and admitted people to the agent's endpoint through grammY's
+ * Bot API client, streaming each answer back and never losing or doubling a message.
  * @module
  */
 // First: node's deprecation warnings off before grammY loads (see the file).
@@ -14,6 +15,12 @@ export { checkTelegramToken } from "./check_telegram_token.ts";
 export { newPairingCode } from "../chat/mod.ts";
 /** Takes as owner whoever first sends the code in a private chat. */
 export { PAIRING_STRIKES, pairTelegramOwner, type TelegramOwner } from "./pair_telegram_owner.ts";
+/** Shares a group: the owner's mention of the bot with a one-time code in it, while the bridge is stopped. */
+export {
+  pairTelegramShare,
+  type PairTelegramShareOptions,
+  type TelegramShare,
+} from "./pair_telegram_share.ts";
 /** Splits an answer at Telegram's limit, never inside a code block if it can be helped. */
 export { splitAnswer, TELEGRAM_LIMIT } from "./split_answer.ts";
 /** Carries the owner's private chat to the agent's endpoint and each answer back, until stopped. */

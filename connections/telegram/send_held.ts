@@ -1,14 +1,11 @@
 import { type Api, GrammyError } from "grammy";
-import { join } from "node:path";
 import { type Clock, logger } from "../../core/base/mod.ts";
-import { HeldAnswer } from "../link/mod.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { heldGroup, sendHeldAnswers } from "../chat/mod.ts";
 import { splitAnswer } from "./split_answer.ts";
 import { reasonOf, type TelegramAccount } from "./telegram_account.ts";
 
 const log = logger("telegram");
-
-/** How long held answers wait after a send that failed. */
-const RETRY_MS = 5_000;
 
 /** What sending the held answers needs. */
 export interface SendHeldOptions {
@@ -17,77 +14,39 @@ export interface SendHeldOptions {
   /** The connection's folder; the bridge holds answers in its `held/` (the way in's). */
   stateDir: string;
   ownerId: number;
+  access?: ChatAccess;
   clock: Clock;
   signal: AbortSignal;
 }
 
 /**
  * Sends the answers the bridge holds for this connection (a message the agent sent on its way in,
- * a reminder) to the owner's own private chat, never to the chat the harness named (SCH-3), oldest
- * first: at the start and at each change of `held/`, until `signal` aborts. Each is renamed to
- * `.sending` before it is sent and removed once it is, so none is lost to a crash: one that
- * crashed mid-send is sent again at the next start.
+ * a reminder) to the owner's own private chat, or to the group its thread names when that group is
+ * kept (an allowed person talked to the agent there) and still shared, never to another chat the
+ * harness names (SCH-3), each once, until `signal` aborts.
  */
-export async function sendHeldAnswers(options: SendHeldOptions): Promise<void> {
-  const dir = join(options.stateDir, "held");
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const watcher = Deno.watchFs(dir);
-  const stop = () => watcher.close();
-  options.signal.addEventListener("abort", stop, { once: true });
-  // A send that fails (Telegram away) is tried again a while later; the answer stays held meanwhile.
-  const drain = async () => {
-    while (!options.signal.aborted) {
-      try {
-        return await sendAll(options, dir);
-      } catch (err) {
-        log.warn("Cannot send the held answers yet", { err });
-        await options.clock.sleep(RETRY_MS, options.signal).catch(() => {});
-      }
-    }
-  };
-  try {
-    await drain();
-    for await (const _ of watcher) await drain();
-  } finally {
-    options.signal.removeEventListener("abort", stop);
-    if (!options.signal.aborted) watcher.close();
-  }
+export function sendTelegramHeld(options: SendHeldOptions): Promise<void> {
+  return sendHeldAnswers({
+    connection: "telegram",
+    stateDir: options.stateDir,
+    clock: options.clock,
+    signal: options.signal,
+    async send(held) {
+      const group = await heldGroup(options.stateDir, held.thread, options.access);
+      const chatId = group ? Number(group.chat) : options.ownerId;
+      for (const part of splitAnswer(held.text)) await sendOne(options, chatId, part);
+      log.info(group ? "Sent a held answer to its group" : "Sent a held answer to the owner", {
+        thread: held.thread,
+      });
+    },
+  });
 }
 
-async function sendAll(options: SendHeldOptions, dir: string): Promise<void> {
-  const names = (await Array.fromAsync(Deno.readDir(dir)))
-    .filter((e) => e.isFile && (e.name.endsWith(".json") || e.name.endsWith(".json.sending")))
-    .map((e) => e.name).sort();
-  for (const name of names) {
-    if (options.signal.aborted) return;
-    const sending = join(dir, name.endsWith(".sending") ? name : `${name}.sending`);
-    if (!name.endsWith(".sending")) {
-      try {
-        await Deno.rename(join(dir, name), sending);
-      } catch (err) {
-        if (err instanceof Deno.errors.NotFound) continue; // taken meanwhile
-        throw err;
-      }
-    }
-    let held: HeldAnswer;
-    try {
-      held = HeldAnswer.parse(JSON.parse(await Deno.readTextFile(sending)));
-    } catch (err) {
-      log.warn("Cannot read a held answer: it is left aside", { path: sending, err });
-      await Deno.rename(sending, `${sending}.unread`).catch(() => {});
-      continue;
-    }
-    for (const part of splitAnswer(held.text)) await sendOne(options, part);
-    await Deno.remove(sending);
-    log.info("Sent a held answer to the owner", { thread: held.thread });
-  }
-}
-
-/** Sends one message to the owner, waiting out a 429's retry_after. */
-async function sendOne(options: SendHeldOptions, text: string): Promise<void> {
+/** Sends one message, waiting out a 429's retry_after. */
+async function sendOne(options: SendHeldOptions, chatId: number, text: string): Promise<void> {
   for (;;) {
     try {
-      await options.api.sendMessage(options.ownerId, text);
+      await options.api.sendMessage(chatId, text);
       return;
     } catch (err) {
       if (!(err instanceof GrammyError) || err.error_code !== 429 || options.signal.aborted) {

@@ -10,12 +10,25 @@ export const TelegramUser = z.looseObject({
 });
 export type TelegramUser = z.infer<typeof TelegramUser>;
 
-/** A message, as far as Link reads one: who, where, and its text if it has any. */
+/** A piece of a message's text Telegram marks: a mention (`@name`), a command, a link. */
+export const TelegramEntity = z.looseObject({
+  type: z.string(),
+  offset: z.number().int().nonnegative(),
+  length: z.number().int().nonnegative(),
+});
+export type TelegramEntity = z.infer<typeof TelegramEntity>;
+
+/**
+ * A message, as far as Link reads one: who, where, its text if it has any, what the text marks,
+ * and whom it replies to.
+ */
 export const TelegramMessage = z.looseObject({
   message_id: z.number().int(),
-  chat: z.looseObject({ id: z.number().int(), type: z.string() }),
+  chat: z.looseObject({ id: z.number().int(), type: z.string(), title: z.string().optional() }),
   from: TelegramUser.optional(),
   text: z.string().optional(),
+  entities: z.array(TelegramEntity).optional(),
+  reply_to_message: z.looseObject({ from: TelegramUser.optional() }).optional(),
 });
 export type TelegramMessage = z.infer<typeof TelegramMessage>;
 

@@ -1,9 +1,8 @@
-import { type AgentKey, type LinkPaths, logger } from "../base/mod.ts";
-import { type AgentSettings, writeConnectionState } from "../agent/mod.ts";
+import { type AgentKey, isLinkError, type LinkPaths, logger } from "../base/mod.ts";
+import { type AgentSettings, loadAgentConfig, writeConnectionState } from "../agent/mod.ts";
+import { accessFor, type ChatAccess } from "../spec/mod.ts";
 import { CARRIED, isConnectionName } from "./known_connections.ts";
-import { TelegramBot } from "./telegram_settings.ts";
-import { SlackBot } from "./slack_settings.ts";
-import { readConnectionSecret } from "./connection_secret.ts";
+import { type ConnectionAccount, connectionAccount } from "./connection_accounts.ts";
 
 const log = logger("connections");
 
@@ -15,17 +14,21 @@ export interface CarryOptions {
   signal: AbortSignal;
 }
 
+type ConnectionState = "polling" | "connected" | "reconnecting" | "failed";
+
 /**
  * Carries one connection of the agent (CON-9, CON-11) in this process, a `lnk connection bridge`
  * its agent's bridge started, outside the sandbox, holding the token (CON-12). Each owner message
  * goes to the agent's port as a caller proving the agent's key, so a sleeping agent wakes at the
- * door. It says where it stands in its connection's folder for `lnk agent status`; one that fails
- * is logged and said failed, and its bridge carries on.
+ * door; the chats and people `[access] message` names for it are answered as members (ACS-1,
+ * CON-8), read once at its start (sharing restarts the agent). It says where it stands in its
+ * connection's folder for `lnk agent status`; one that fails is logged and said failed, and its
+ * bridge carries on.
  */
 export async function carryConnection(options: CarryOptions, name: string): Promise<void> {
-  const { agent } = options;
-  const say = (state: "polling" | "connected" | "reconnecting" | "failed", why?: string) =>
-    writeConnectionState(options.paths, agent.id, name, {
+  const { agent, paths } = options;
+  const say = (state: ConnectionState, why?: string) =>
+    writeConnectionState(paths, agent.id, name, {
       state,
       ...(why ? { why } : {}),
       at: new Date().toISOString(),
@@ -37,8 +40,23 @@ export async function carryConnection(options: CarryOptions, name: string): Prom
       await say("failed", `Link does not carry ${name} yet`);
       return;
     }
-    if (name === "slack") await carrySlack(options, say);
-    else await carryTelegram(options, say);
+    let connection: ConnectionAccount;
+    try {
+      connection = await connectionAccount(paths, agent, name);
+    } catch (err) {
+      if (!isLinkError(err, "CONFIG_INVALID")) throw err;
+      await say("failed", `${err.message}: ${err.hint}`);
+      return;
+    }
+    const access = accessFor(name, (await loadAgentConfig(paths, agent)).sandbox.access.message);
+    await carry(connection, {
+      stateDir: paths.connectionDir(agent.id, name),
+      access,
+      endpoint: { port: agent.ports.endpoint },
+      caller: { agentId: agent.id, agentName: agent.name, key: options.key },
+      signal: options.signal,
+      onState: (s: { state: ConnectionState; why?: string }) => void say(s.state, s.why),
+    });
   } catch (err) {
     if (options.signal.aborted) return;
     log.error("A connection stopped", { agent: agent.id, connection: name, err });
@@ -46,49 +64,45 @@ export async function carryConnection(options: CarryOptions, name: string): Prom
   }
 }
 
-async function carryTelegram(
-  options: CarryOptions,
-  say: (state: "polling" | "connected" | "reconnecting" | "failed", why?: string) => Promise<void>,
-): Promise<void> {
-  const { agent, paths } = options;
-  const bot = TelegramBot.parse(agent.bots.telegram);
-  const token = await readConnectionSecret(paths, agent.id, "telegram", "bot-token");
-  if (!token) {
-    await say("failed", "its token is missing: connect it again with `lnk agent connect telegram`");
-    return;
-  }
-  const telegram = await import("../../connections/telegram/mod.ts");
-  await telegram.carryTelegram({
-    account: { apiRoot: bot.api_root, token },
-    stateDir: paths.connectionDir(agent.id, "telegram"),
-    ownerId: bot.owner.id,
-    endpoint: { port: agent.ports.endpoint },
-    caller: { agentId: agent.id, agentName: agent.name, key: options.key },
-    signal: options.signal,
-    onState: (s) => void say(s.state, s.why),
-  });
+interface Carrying {
+  stateDir: string;
+  access: ChatAccess;
+  endpoint: { port: number };
+  caller: { agentId: string; agentName: string; key: AgentKey };
+  signal: AbortSignal;
+  onState(state: { state: ConnectionState; why?: string }): void;
 }
 
-async function carrySlack(
-  options: CarryOptions,
-  say: (state: "polling" | "connected" | "reconnecting" | "failed", why?: string) => Promise<void>,
-): Promise<void> {
-  const { agent, paths } = options;
-  const bot = SlackBot.parse(agent.bots.slack);
-  const botToken = await readConnectionSecret(paths, agent.id, "slack", "bot-token");
-  const appToken = await readConnectionSecret(paths, agent.id, "slack", "app-token");
-  if (!botToken || !appToken) {
-    await say("failed", "its tokens are missing: connect it again with `lnk agent connect slack`");
-    return;
+/** Each connection's carrier, its client loaded here alone (tests/wake_modules_test.ts). */
+async function carry(connection: ConnectionAccount, with_: Carrying): Promise<void> {
+  switch (connection.name) {
+    case "telegram": {
+      const telegram = await import("../../connections/telegram/mod.ts");
+      return await telegram.carryTelegram({
+        ...with_,
+        account: connection.account,
+        ownerId: connection.ownerId,
+      });
+    }
+    case "slack": {
+      const slack = await import("../../connections/slack/mod.ts");
+      return await slack.carrySlack({ ...with_, account: connection.account, ownerId: connection.ownerId });
+    }
+    case "discord": {
+      const discord = await import("../../connections/discord/mod.ts");
+      return await discord.carryDiscord({
+        ...with_,
+        account: connection.account,
+        ownerId: connection.ownerId,
+      });
+    }
+    case "signal": {
+      const signal = await import("../../connections/signal/mod.ts");
+      return await signal.carrySignal({
+        ...with_,
+        account: connection.account,
+        ownerNumber: connection.ownerId,
+      });
+    }
   }
-  const slack = await import("../../connections/slack/mod.ts");
-  await slack.carrySlack({
-    account: { apiUrl: bot.api_url, botToken, appToken },
-    stateDir: paths.connectionDir(agent.id, "slack"),
-    ownerId: bot.owner.id,
-    endpoint: { port: agent.ports.endpoint },
-    caller: { agentId: agent.id, agentName: agent.name, key: options.key },
-    signal: options.signal,
-    onState: (s) => void say(s.state, s.why),
-  });
 }

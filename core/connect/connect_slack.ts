@@ -1,11 +1,7 @@
-import { type Clock, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
-import { type AgentContext, type AgentSettings, updateSettings } from "../agent/mod.ts";
-import { PAIRING_MS } from "./known_connections.ts";
-import { writeConnectionSecret } from "./connection_secret.ts";
+import { type Clock, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
+import { type AgentContext, type AgentSettings } from "../agent/mod.ts";
 import { SlackBot } from "./slack_settings.ts";
-import { whileStopped } from "./while_stopped.ts";
-
-const log = logger("connect");
+import { pairConnection } from "./pair_connection.ts";
 
 /** What `lnk agent connect slack` was given. */
 export interface ConnectSlackOptions {
@@ -32,37 +28,22 @@ export async function connectSlack(
   const clock = options.clock ?? SYSTEM_CLOCK;
   // Loaded here, never with the bridge: Slack's clients are the Slack connection's alone.
   const slack = await import("../../connections/slack/mod.ts");
-  const chat = await import("../../connections/chat/mod.ts");
   const account = { apiUrl: options.apiUrl, botToken: options.botToken, appToken: options.appToken };
   const me = await slack.checkSlackTokens(account);
-  return await whileStopped(ctx, agent, async () => {
-    const stateDir = ctx.paths.connectionDir(agent.id, "slack");
-    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
-    const code = chat.newPairingCode();
-    const expiresAt = clock.now() + PAIRING_MS;
-    options.onCode({ code, expiresAt, bot: me.botUserId });
-    const owner = await slack.pairSlackOwner(account, {
-      code,
-      expiresAt,
-      stateDir,
-      clock,
-      signal: options.signal,
-    });
-    await writeConnectionSecret(ctx.paths, agent.id, "slack", "bot-token", options.botToken);
-    await writeConnectionSecret(ctx.paths, agent.id, "slack", "app-token", options.appToken);
-    const bot: SlackBot = {
+  return await pairConnection(ctx, agent, {
+    name: "slack",
+    botName: me.botUserId,
+    onCode: options.onCode,
+    clock,
+    signal: options.signal,
+    pair: (wait) => slack.pairSlackOwner(account, wait),
+    secrets: { "bot-token": options.botToken, "app-token": options.appToken },
+    settings: (owner, pairedAt): SlackBot => ({
       api_url: options.apiUrl,
       team_id: me.teamId,
       bot_user_id: me.botUserId,
       owner: { id: owner.id, team_id: owner.teamId, name: owner.name },
-      paired_at: new Date(clock.now()).toISOString(),
-    };
-    const paired = await updateSettings(
-      ctx.paths,
-      agent.id,
-      (s) => ({ ...s, bots: { ...s.bots, slack: bot } }),
-    );
-    log.info("Slack connected", { agent: agent.id, team: me.teamId, owner: owner.id });
-    return { agent: paired, bot };
+      paired_at: pairedAt,
+    }),
   });
 }

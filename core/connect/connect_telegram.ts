@@ -1,11 +1,7 @@
-import { type Clock, LinkError, logger, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
-import { type AgentContext, type AgentSettings, updateSettings } from "../agent/mod.ts";
-import { whileStopped } from "./while_stopped.ts";
-import { PAIRING_MS } from "./known_connections.ts";
+import { type Clock, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
+import type { AgentContext, AgentSettings } from "../agent/mod.ts";
+import { pairConnection } from "./pair_connection.ts";
 import { TelegramBot } from "./telegram_settings.ts";
-import { writeConnectionSecret } from "./connection_secret.ts";
-
-const log = logger("connect");
 
 /** What `lnk agent connect telegram` was given. */
 export interface ConnectTelegramOptions {
@@ -34,58 +30,19 @@ export async function connectTelegram(
   const telegram = await import("../../connections/telegram/mod.ts");
   const account = { apiRoot: options.apiRoot, token: options.token };
   const me = await telegram.checkTelegramToken(account);
-  return await whileStopped(ctx, agent, async () => {
-    const stateDir = ctx.paths.connectionDir(agent.id, "telegram");
-    await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
-    const code = telegram.newPairingCode();
-    const expiresAt = clock.now() + PAIRING_MS;
-    options.onCode({ code, expiresAt, bot: me.username });
-    const owner = await telegram.pairTelegramOwner(account, {
-      code,
-      expiresAt,
-      stateDir,
-      clock,
-      signal: options.signal,
-    });
-    await writeConnectionSecret(ctx.paths, agent.id, "telegram", "bot-token", options.token);
-    const bot: TelegramBot = {
+  return await pairConnection(ctx, agent, {
+    name: "telegram",
+    botName: me.username,
+    onCode: options.onCode,
+    clock,
+    signal: options.signal,
+    pair: (wait) => telegram.pairTelegramOwner(account, wait),
+    secrets: { "bot-token": options.token },
+    settings: (owner, pairedAt): TelegramBot => ({
       api_root: options.apiRoot,
       bot: { id: me.id, username: me.username },
       owner: { id: owner.id, name: owner.name, ...(owner.username ? { username: owner.username } : {}) },
-      paired_at: new Date(clock.now()).toISOString(),
-    };
-    const paired = await updateSettings(
-      ctx.paths,
-      agent.id,
-      (s) => ({ ...s, bots: { ...s.bots, telegram: bot } }),
-    );
-    log.info("Telegram connected", { agent: agent.id, bot: me.username, owner: owner.id });
-    return { agent: paired, bot };
+      paired_at: pairedAt,
+    }),
   });
-}
-
-/** Disconnects a connection: its settings and its folder go; a running agent starts again without it. */
-export async function disconnect(
-  ctx: AgentContext,
-  agent: AgentSettings,
-  connection: string,
-): Promise<AgentSettings> {
-  if (!(connection in agent.bots)) {
-    throw new LinkError(
-      "REFUSED",
-      `Cannot disconnect ${connection} from agent "${agent.name}": it is not connected`,
-      {
-        hint: "See its connections with `lnk agent status`",
-      },
-    );
-  }
-  const { agent: next } = await whileStopped(ctx, agent, async () => {
-    const next = await updateSettings(ctx.paths, agent.id, (s) => {
-      const { [connection]: _gone, ...bots } = s.bots;
-      return { ...s, bots };
-    });
-    await Deno.remove(ctx.paths.connectionDir(agent.id, connection), { recursive: true }).catch(() => {});
-    return { agent: next };
-  });
-  return next;
 }

@@ -9,8 +9,8 @@ export function isConnectionName(word: string): word is ConnectionName {
   return (CONNECTIONS as readonly string[]).includes(word);
 }
 
-/** The connections Link carries today; the others are known, and refused as not carried yet. */
-export const CARRIED: readonly ConnectionName[] = ["telegram", "slack"];
+/** The connections Link carries: all it knows. */
+export const CARRIED: readonly ConnectionName[] = CONNECTIONS;
 
 /** How long a pairing code holds (CON-6): ten minutes. */
 export const PAIRING_MS = 10 * 60_000;

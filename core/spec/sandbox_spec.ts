@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { validateToml } from "../base/mod.ts";
 import { Limits } from "./limits_spec.ts";
+import { parsePrincipal } from "./principal.ts";
 
 const Access = z.enum(["none", "read", "write"]);
 /** One folder name the agent sees: "." (all of Home) or a single name, never nested (LAY-6). */
@@ -69,7 +70,14 @@ export const SandboxSpec = z.strictObject({
    */
   protected: z.strictObject({ writable: z.array(MachinePath).default([]) }).prefault({}),
   /** Who may message the agent besides its owner (ACS-2). */
-  access: z.strictObject({ message: z.array(z.string()).default([]) }).prefault({}),
+  access: z.strictObject({
+    message: z.array(
+      z.string().refine(
+        (word) => parsePrincipal(word) !== undefined,
+        'must be a principal such as "person:telegram:123", "person:slack:T123:U456" or "chat:telegram:-100123"',
+      ),
+    ).default([]),
+  }).prefault({}),
   /** What the sandbox may use: processes, memory, the size of one file. */
   limits: Limits.prefault({}),
 });

@@ -254,6 +254,11 @@ export class FakeSlack implements AsyncDisposable {
     return this.#hub.until(() => this.#hub.acked(id));
   }
 
+  /** Resolves once every envelope delivered so far is acked: the app has read all it was sent. */
+  allAcked(): Promise<void> {
+    return this.#hub.until(() => this.#hub.allAcked());
+  }
+
   /** Resolves once the sockets (open now, ever) satisfy `check`. */
   socketsWhen(check: (sockets: FakeSlackSockets) => boolean): Promise<void> {
     return this.#hub.until(() => check(this.#hub.sockets));

@@ -41,3 +41,5 @@ export {
   agentPermissions,
   type ProtectedPermissions,
 } from "./agent_permissions.ts";
+/** `lnk agent share` and `unshare`: `[access] message` alone, its comments kept. */
+export { type AccessChanged, changeAccess } from "./change_access.ts";

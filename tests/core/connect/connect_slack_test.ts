@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
-import { serveFakeModel } from "../../fakes/fake_model.ts";
+import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { BOT_USER_ID, type FakeSlack, serveFakeSlack } from "../../fakes/fake_slack.ts";
-import { processesNaming, runCli, runJson, type TempHome, tempHome } from "../../support/mod.ts";
+import { sharedHome } from "../../support/shared_bridge.ts";
+import {
+  processesNaming,
+  runCli,
+  runJson,
+  serviceLog,
+  type TempHome,
+  tempHome,
+  waitForLog,
+} from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
 
@@ -93,4 +102,71 @@ Deno.test("lnk agent connect slack with a token Slack refuses says which, and ke
   assert.ok(!result.stdout.includes("xoxb-wrong") && !result.stderr.includes("xoxb-wrong"));
   const listed = await runJson<{ agents: { bots: Record<string, unknown> }[] }>(["agent", "list"], home);
   assert.deepEqual(listed.agents[0]!.bots, {});
+});
+
+/** An agent on the fake model, paired on Slack with its owner ada: what the carrying tests start from. */
+async function pairedAgent(home: TempHome, fake: FakeSlack, model: FakeModel) {
+  const { id } = await runJson<{ id: string }>(
+    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
+    home,
+  );
+  const owner = fake.user("ada");
+  const ownDm = fake.dm(owner);
+  const paired = await connect(home, fake, (code) => fake.userSays(ownDm, owner, code));
+  assert.equal(paired.code, 0, paired.stderr);
+  return { id, owner, ownDm };
+}
+
+/** Waits until the app's last message in the DM reads `text`. */
+async function answered(fake: FakeSlack, channel: string, text: string): Promise<void> {
+  while (fromBot(fake, channel).at(-1) !== text) await fake.nextCall("chat.update");
+}
+
+Deno.test("kill -9 of an agent's Slack bridge mid-answer: its agent's bridge starts it again, and the answer the harness finished meanwhile is sent once, never asked again", async () => {
+  await using fake = await serveFakeSlack();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownDm } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    model.reply("Hello.");
+    fake.userSays(ownDm, owner, "hi");
+    await fake.nextCall("chat.postMessage", (c) => c.params.channel === ownDm.id);
+    await answered(fake, ownDm.id, "Hello.");
+    const slow = model.reply("Finished while you were away.", { hold: true });
+    fake.userSays(ownDm, owner, "a long one, please");
+    await slow.taken; // kept and acked: the turn runs
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    Deno.kill(carrier.pid, "SIGKILL");
+    await again;
+    slow.release();
+    await fake.nextCall("chat.postMessage", (c) => c.params.text === "Finished while you were away.");
+    assert.deepEqual(fromBot(fake, ownDm.id), ["Hello.", "Finished while you were away."]);
+    assert.equal(model.requests.length, 2, "the message was asked again");
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
+Deno.test("on the shared bridge, an agent answers its Slack owner the same way, and stopping it stops its connection", async () => {
+  await using fake = await serveFakeSlack();
+  await using model = await serveFakeModel();
+  await using home = await sharedHome();
+  const { id, owner, ownDm } = await pairedAgent(home, fake, model);
+  const started = await runJson<{ bridge: string }>(["agent", "start"], home);
+  try {
+    assert.equal(started.bridge, "shared");
+    model.reply("Hello from the shared bridge.");
+    fake.userSays(ownDm, owner, "hi");
+    await fake.nextCall("chat.postMessage", (c) => c.params.channel === ownDm.id);
+    await answered(fake, ownDm.id, "Hello from the shared bridge.");
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+  assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
 });

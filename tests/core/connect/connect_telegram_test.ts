@@ -121,15 +121,32 @@ Deno.test("lnk agent connect telegram with a token Telegram refuses says so, and
   assert.deepEqual(listed.agents[0]!.bots, {});
 });
 
-Deno.test("lnk agent connect refuses a connection Link does not carry yet, and one it does not know", async () => {
+Deno.test("lnk agent connect without a terminal names the flag each platform needs, and refuses a connection it does not know", async () => {
   await using home = await tempHome();
   await runJson(["agent", "create", "work"], home);
-  assert.deepEqual(await runCli(["agent", "connect", "discord"], home), {
-    code: 1,
-    stdout: "",
-    stderr: "error: Cannot connect discord: Link does not carry it yet\n" +
-      "  hint: Connect Telegram with `lnk agent connect telegram`, or Slack with `lnk agent connect slack`\n",
-  });
+  const cases: [string[], string][] = [
+    [
+      ["discord"],
+      "error: Cannot connect discord: no token was given\n  hint: Pass it with --token <token>\n",
+    ],
+    [
+      ["slack"],
+      "error: Cannot connect slack: no bot token was given\n  hint: Pass it with --bot-token <token>\n",
+    ],
+    [
+      ["signal"],
+      "error: Cannot connect signal: no number was given\n  hint: Pass it with --number <number>\n",
+    ],
+    [
+      ["signal", "--number", "5551234"],
+      'error: Cannot connect signal: "5551234" is not a phone number\n' +
+      "  hint: Give your number with its country code, as +15551234567\n",
+    ],
+  ];
+  for (const [args, stderr] of cases) {
+    const result = await runCli(["agent", "connect", ...args], home);
+    assert.equal(result.stderr, stderr, args.join(" "));
+  }
   const unknown = await runCli(["agent", "connect", "myspace"], home);
   assert.equal(unknown.code, 2);
   assert.match(
@@ -196,6 +213,36 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
     await runJson(["agent", "stop"], home);
   }
   assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
+});
+
+Deno.test("kill -9 of an agent's Telegram bridge mid-answer: the answer the harness finished meanwhile is sent once by the bridge started again, never asked again", async () => {
+  await using fake = await serveFakeTelegram();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownChat } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    model.reply("Hello.");
+    fake.userSays(ownChat, owner, "hi");
+    await answered(fake, ownChat.id, "Hello.");
+    const slow = model.reply("Finished while you were away.", { hold: true });
+    fake.userSays(ownChat, owner, "a long one, please");
+    await slow.taken; // kept before its offset was confirmed: the turn runs
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    Deno.kill(carrier.pid, "SIGKILL");
+    await again;
+    slow.release();
+    await fake.nextCall("sendMessage", (c) => c.params.text === "Finished while you were away.");
+    assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Hello.", "Finished while you were away."]);
+    assert.equal(model.requests.length, 2, "the message was asked again");
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
 });
 
 Deno.test("on the shared bridge, an agent answers its Telegram owner the same way, and stopping it stops its connection", async () => {

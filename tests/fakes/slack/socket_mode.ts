@@ -123,6 +123,11 @@ export class SocketHub {
     return envelope;
   }
 
+  /** Whether every envelope delivered so far has been acked. */
+  allAcked(): boolean {
+    return [...this.#deliveries.values()].every((d) => d.acked);
+  }
+
   /** Whether an envelope has been acked. */
   acked(envelopeId: string): boolean {
     return this.#deliveries.get(envelopeId)?.acked ?? false;

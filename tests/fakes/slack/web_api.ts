@@ -32,6 +32,7 @@ export const METHODS: Record<string, "bot" | "app"> = {
   "reactions.add": "bot",
   "reactions.remove": "bot",
   "conversations.open": "bot",
+  "conversations.info": "bot",
   "users.info": "bot",
 };
 
@@ -70,6 +71,12 @@ export function runMethod(ws: Workspace, method: string, p: Params, effects: Web
       return {};
     case "conversations.open":
       return openConversation(ws, p);
+    case "conversations.info": {
+      const known = ws.conversations.get(stringParam(p, "channel") ?? "");
+      if (!known) throw new SlackApiError("channel_not_found");
+      const { members: _members, ...channel } = structuredClone(known);
+      return { channel: { ...channel, is_channel: known.type === "channel", is_im: known.type === "im" } };
+    }
     case "users.info": {
       const user = ws.users.get(stringParam(p, "user") ?? "");
       if (!user) throw new SlackApiError("user_not_found");

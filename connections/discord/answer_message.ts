@@ -1,0 +1,115 @@
+import type { REST } from "@discordjs/rest";
+import { type Clock, isLinkError, logger } from "../../core/base/mod.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { type AskCaller, type EndpointAddress, openEndpoint, type ProvenEndpoint } from "../mod.ts";
+import { ackKept, listKept } from "../link/mod.ts";
+import { promptAgent } from "../chat/mod.ts";
+import { DiscordAnswerStream, keepTyping } from "./answer_stream.ts";
+import type { DiscordAccount } from "./discord_account.ts";
+import type { DiscordInbox, DiscordInboxEntry } from "./discord_inbox.ts";
+import { DiscordMessage } from "./discord_message.ts";
+import { keepChat } from "./kept_chats.ts";
+import { routeMessage } from "./route_message.ts";
+
+const log = logger("discord");
+
+/** What answering a message needs: the client, the inbox, who is answered, and the endpoint. */
+export interface AnswerMessageContext {
+  rest: REST;
+  account: DiscordAccount;
+  stateDir: string;
+  inbox: DiscordInbox;
+  botId: string;
+  ownerId: string;
+  access: ChatAccess;
+  endpoint: EndpointAddress;
+  caller: AskCaller;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+/**
+ * Answers one kept message, then lets it go. A message routeMessage sends goes to the agent as a
+ * new `session/prompt` in session `discord:<channel id>` with request `discord:<message id>`
+ * (CON-9, CON-10), `from` its writer when not the owner (ACS-3), with typing shown while it is
+ * answered; an answer already whole (kept in the entry, or by the harness for this request) is
+ * sent instead of asking again. Throws only when the endpoint cannot be reached.
+ */
+export async function answerMessage(
+  ctx: AnswerMessageContext,
+  messageId: string,
+  entry: DiscordInboxEntry,
+): Promise<void> {
+  const parsed = DiscordMessage.safeParse(entry.message);
+  const route = parsed.success ? routeMessage(parsed.data, ctx) : { dropped: "not a message Link reads" };
+  if ("dropped" in route) {
+    log.debug("Dropped a Discord message", { message: messageId, why: route.dropped });
+  } else {
+    if (route.chat) await keepChat(ctx.stateDir, route.chat);
+    await ask(ctx, messageId, entry, { ...route, channelId: parsed.data!.channel_id });
+  }
+  await ctx.inbox.finish(messageId);
+}
+
+interface Asked {
+  channelId: string;
+  thread: string;
+  from?: string;
+  text: string;
+}
+
+async function ask(ctx: AnswerMessageContext, messageId: string, entry: DiscordInboxEntry, asked: Asked) {
+  const current = { ...entry };
+  const stream = new DiscordAnswerStream({
+    ...ctx,
+    channelId: asked.channelId,
+    sent: entry.sent,
+    onSent: async (sent) => {
+      current.sent = [...sent];
+      await ctx.inbox.save(messageId, current);
+    },
+  });
+  if (entry.answer !== undefined) return await stream.finish(entry.answer);
+  const request = `discord:${messageId}`;
+  await using endpoint = await openEndpoint(ctx.endpoint, ctx.caller);
+  const kept = (await listKept(endpoint, asked.thread)).find((k) => k.requests.includes(request));
+  if (kept) {
+    log.info("Sending an answer the agent kept from before a restart", { message: messageId });
+    current.answer = kept.answer;
+    await ctx.inbox.save(messageId, current);
+    await ackKept(endpoint, [kept.id]);
+    return await stream.finish(kept.answer);
+  }
+  current.answer = await prompt(ctx, endpoint, { ...asked, request, stream }).catch((err) => {
+    // The harness refused the message itself: asking again would be refused again, so its words
+    // are the answer, sent once.
+    if (!isLinkError(err, "REFUSED") && !isLinkError(err, "INVALID")) throw err;
+    log.info("The agent refused a message", { message: messageId, code: err.code });
+    return err.message;
+  });
+  await ctx.inbox.save(messageId, current);
+  await stream.finish(current.answer);
+}
+
+/** Sends one message to the agent with typing shown, streaming its answer; resolves with the whole answer. */
+async function prompt(
+  ctx: AnswerMessageContext,
+  endpoint: ProvenEndpoint,
+  asked: Asked & { request: string; stream: DiscordAnswerStream },
+): Promise<string> {
+  const typing = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, typing.signal]);
+  const typed = keepTyping({ ...ctx, channelId: asked.channelId, signal });
+  try {
+    return await promptAgent(endpoint, {
+      thread: asked.thread,
+      request: asked.request,
+      text: asked.text,
+      ...(asked.from ? { from: asked.from } : {}),
+      onText: (text) => asked.stream.push(text),
+    });
+  } finally {
+    typing.abort();
+    await typed;
+  }
+}

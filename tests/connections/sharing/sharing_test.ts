@@ -1,0 +1,18 @@
+import { SHARING_CASES, type SharingDriver } from "./sharing_contract.ts";
+import { slackDriver } from "./slack_driver.ts";
+import { telegramDriver } from "./telegram_driver.ts";
+
+/** Each shareable connection's driver (ACS-7): the same cases run for every one. */
+const DRIVERS: [string, () => Promise<SharingDriver>][] = [
+  ["Telegram", telegramDriver],
+  ["Slack", slackDriver],
+];
+
+for (const [platform, driver] of DRIVERS) {
+  for (const c of SHARING_CASES) {
+    Deno.test(`sharing on ${platform}: ${c.name}`, async () => {
+      await using d = await driver();
+      await c.run(d);
+    });
+  }
+}
