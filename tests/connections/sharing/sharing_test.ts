@@ -1,6 +1,6 @@
-import { SHARING_CASES, type SharingDriver } from "./sharing_contract.ts";
-import { slackDriver } from "./slack_driver.ts";
-import { telegramDriver } from "./telegram_driver.ts";
+import { SHARING_CASES, type SharingDriver } from "./_contract_support.ts";
+import { slackDriver } from "./_slack_support.ts";
+import { telegramDriver } from "./_telegram_support.ts";
 
 /** Each shareable connection's driver (ACS-7): the same cases run for every one. */
 const DRIVERS: [string, () => Promise<SharingDriver>][] = [

@@ -6,7 +6,7 @@ import { serveFakeModel } from "../../fakes/fake_model.ts";
 import { serveFakeTelegram, type TgChat, type TgUser } from "../../fakes/fake_telegram.ts";
 import { harnessFixture } from "../../support/harness_fixture.ts";
 import { FakeClock } from "../../support/mod.ts";
-import type { SharingDriver, Where, Who } from "./sharing_contract.ts";
+import type { SharingDriver, Where, Who } from "./_contract_support.ts";
 
 /** The sharing contract's driver for Telegram: a fake Bot API with a group and another, grammY's client. */
 export async function telegramDriver(): Promise<SharingDriver> {

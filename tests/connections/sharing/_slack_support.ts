@@ -13,7 +13,7 @@ import {
 } from "../../fakes/fake_slack.ts";
 import { harnessFixture } from "../../support/harness_fixture.ts";
 import { FakeClock } from "../../support/mod.ts";
-import type { SharingDriver, Where, Who } from "./sharing_contract.ts";
+import type { SharingDriver, Where, Who } from "./_contract_support.ts";
 
 /** The sharing contract's driver for Slack: a fake workspace with two channels, Slack's clients. */
 export async function slackDriver(): Promise<SharingDriver> {
