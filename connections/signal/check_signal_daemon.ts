@@ -29,7 +29,9 @@ export async function checkSignalDaemon(
   account: SignalAccount,
 ): Promise<{ number: string; version: string }> {
   const at = daemonBase(account);
-  const version = Version.safeParse(await call(account, "version"));
+  // Asked of the daemon, not of an account: one serving several refuses a number it does not serve
+  // ("Specified account does not exist") before listAccounts can say which it does.
+  const version = Version.safeParse(await call(account, "version", { noAccount: true }));
   if (!version.success) throw garbage(at);
   let listed: unknown;
   try {

@@ -66,6 +66,8 @@ export interface FakeSignalOptions {
   account?: string;
   /** Started without `-a`: requests may carry `account`, `listAccounts` answers. */
   multiAccount?: boolean;
+  /** With `multiAccount`, more numbers listAccounts lists; requests naming them are refused all the same. */
+  otherAccounts?: string[];
   /** `on-connection` unless told; see the top of this file. */
   receiveMode?: "on-start" | "on-connection";
 }
@@ -102,6 +104,7 @@ export class FakeSignal implements AsyncDisposable {
     this.#state = new DaemonState(this.#clock, {
       account: options.account ?? "+15550000001",
       multiAccount: options.multiAccount ?? false,
+      otherAccounts: options.otherAccounts,
     });
     this.#streams = new EventStreams(this.#clock);
     this.#listen();

@@ -1,150 +1,128 @@
 /**
- * A small signal-cli daemon on loopback for the carrier's tests, until the shared fake lands:
- * POST /api/v1/rpc (version, listAccounts, send, sendTyping) and GET /api/v1/events, with each
- * envelope given to the streams open, or held (as Signal's server holds them in on-connection
- * receive mode) until one opens. It can fall silent, restart and replay.
+ * A Signal carrier under test: carrySignal over the fake signal-cli daemon (tests/fakes/fake_signal.ts),
+ * a real Link Harness on a unix socket and the fake model, the daemon's keep-alives and the
+ * carrier's waits both on one FakeClock.
  */
-export const ACCOUNT = "+15550000000";
+import assert from "node:assert/strict";
+import type { ChatAccess } from "../../../core/spec/mod.ts";
+import { carrySignal, inboxDir, type SignalState } from "../../../connections/signal/mod.ts";
+import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
+import {
+  type FakeSignal,
+  type FakeSignalOptions,
+  serveFakeSignal,
+  type SignalPerson,
+} from "../../fakes/fake_signal.ts";
+import { type HarnessFixture, harnessFixture } from "../../support/harness_fixture.ts";
+import { FakeClock } from "../../support/mod.ts";
 
-type Call = { method: string; params: Record<string, unknown> };
-
-export class LoopbackDaemon {
-  calls: Call[] = [];
-  streams = 0;
-  #server: Deno.HttpServer<Deno.NetAddr>;
-  #port: number;
-  #open = new Set<ReadableStreamDefaultController<Uint8Array>>();
-  #held: string[] = [];
-  #given: string[] = [];
-  #muted = new Set<ReadableStreamDefaultController<Uint8Array>>();
-  #waiters: { ok: () => boolean; resolve: () => void }[] = [];
-  #timestamp = 1700000000000;
-
-  private constructor(port = 0) {
-    this.#server = this.#serve(port);
-    this.#port = this.#server.addr.port;
+/** Whether the carrier's inbox holds no kept envelope. */
+export function inboxEmpty(stateDir: string): boolean {
+  try {
+    return [...Deno.readDirSync(inboxDir(stateDir))].length === 0;
+  } catch {
+    return true;
   }
+}
 
-  static start(): LoopbackDaemon {
-    return new LoopbackDaemon();
-  }
+/** Moves the clock on a second at a time until `done` holds: the carrier's waits run by the clock. */
+export async function advanceUntil(clock: FakeClock, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 600 && !done(); i++) await clock.advance(1000);
+  assert.ok(done(), "the awaited state never came");
+}
 
-  get url(): string {
-    return `http://127.0.0.1:${this.#port}`;
-  }
+/** Resolves once `ok` holds, checked at each change of the files in `dir`. */
+export async function untilFiles(dir: string, ok: () => boolean): Promise<void> {
+  using watcher = Deno.watchFs(dir);
+  if (ok()) return;
+  for await (const _ of watcher) if (ok()) return;
+}
 
-  /** A direct message from `number`; `extra` joins its dataMessage (or replaces the envelope's parts). */
-  says(
-    number: string,
-    text: string | undefined,
-    extra: Record<string, unknown> = {},
-  ): Record<string, unknown> {
-    const timestamp = this.#timestamp++;
-    const { envelope: more, ...data } = extra as { envelope?: Record<string, unknown> };
-    const envelope = {
-      source: number,
-      sourceNumber: number,
-      sourceUuid: `uuid-${number.slice(1)}`,
-      sourceDevice: 1,
-      timestamp,
-      dataMessage: { timestamp, message: text ?? null, ...data },
-      ...more,
-    };
-    this.#give(JSON.stringify({ envelope, account: ACCOUNT }));
-    return envelope;
-  }
+/** Resolves once the daemon sent `recipient` at least `count` messages. */
+export async function sentCount(fake: FakeSignal, recipient: string, count: number): Promise<void> {
+  while (fake.sent(recipient).length < count) await fake.nextCall("send");
+}
 
-  /** The texts sent to `recipient`. */
-  sent(recipient: string): string[] {
-    return this.calls.filter((c) => c.method === "send" && (c.params.recipient as string[])[0] === recipient)
-      .map((c) => c.params.message as string);
-  }
+/** The texts the daemon sent `recipient`. */
+export function textsTo(fake: FakeSignal, recipient: string): string[] {
+  return fake.sent(recipient).map((s) => s.message);
+}
 
-  /** The streams open write nothing more, not even keep-alives, and stay open; new ones speak. */
-  fallSilent(): void {
-    for (const c of this.#open) this.#muted.add(c);
-  }
+/** The last user message of each request the model got. */
+export function userTexts(model: FakeModel): unknown[] {
+  return model.requests.map((r) => {
+    const body = r.body as { messages: { role: string; content: unknown }[] };
+    return body.messages.filter((m) => m.role === "user").at(-1)?.content;
+  });
+}
 
-  /** Writes a keep-alive comment on each stream, as signal-cli does every 15 s. */
-  keepAlive(): void {
-    this.#write(":\n");
-  }
+/** What a test of one carrier holds. */
+export interface SignalCarrier extends AsyncDisposable {
+  fake: FakeSignal;
+  model: FakeModel;
+  harness: HarnessFixture;
+  owner: SignalPerson;
+  stateDir: string;
+  clock: FakeClock;
+  states: SignalState[];
+  /** Resolves once the carrier said `count` states. */
+  stateCount(count: number): Promise<void>;
+  /** Resolves once `recipient` got `count` messages and nothing is left kept. */
+  answered(recipient: string, count?: number): Promise<void>;
+}
 
-  /** Gives the envelopes given so far again. */
-  replay(): void {
-    for (const data of this.#given) this.#write(`event:receive\ndata:${data}\n\n`);
-  }
-
-  /** Stops the daemon: its streams close and nothing answers until `start()`. */
-  async stop(): Promise<void> {
-    for (const c of this.#open) c.close();
-    this.#open.clear();
-    await this.#server.shutdown();
-  }
-
-  /** Starts it again on the same port. */
-  start(): void {
-    this.#server = this.#serve(this.#port);
-  }
-
-  /** Resolves once `ok` holds, checked at each call and stream the daemon gets. */
-  when(ok: () => boolean): Promise<void> {
-    if (ok()) return Promise.resolve();
-    const { promise, resolve } = Promise.withResolvers<void>();
-    this.#waiters.push({ ok, resolve });
-    return promise;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.stop().catch(() => {});
-  }
-
-  #give(data: string): void {
-    this.#given.push(data);
-    if ([...this.#open].every((c) => this.#muted.has(c))) this.#held.push(data);
-    else this.#write(`event:receive\ndata:${data}\n\n`);
-  }
-
-  #write(text: string): void {
-    for (const c of this.#open) if (!this.#muted.has(c)) c.enqueue(new TextEncoder().encode(text));
-  }
-
-  #notify(): void {
-    this.#waiters = this.#waiters.filter((w) => !w.ok() || (w.resolve(), false));
-  }
-
-  #serve(port: number): Deno.HttpServer<Deno.NetAddr> {
-    return Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
-      const path = new URL(req.url).pathname;
-      if (path === "/api/v1/events") return this.#stream();
-      const body = await req.json() as { id: number; method: string; params?: Record<string, unknown> };
-      this.calls.push({ method: body.method, params: body.params ?? {} });
-      queueMicrotask(() => this.#notify());
-      const result = body.method === "version"
-        ? { version: "0.13.0" }
-        : body.method === "listAccounts"
-        ? [{ number: ACCOUNT }]
-        : body.method === "send"
-        ? { timestamp: this.#timestamp++ }
-        : {};
-      return Response.json({ jsonrpc: "2.0", id: body.id, result });
-    });
-  }
-
-  #stream(): Response {
-    let self: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        self = c;
-        this.#open.add(c);
-        this.streams++;
-        for (const data of this.#held.splice(0)) {
-          c.enqueue(new TextEncoder().encode(`event:receive\ndata:${data}\n\n`));
-        }
-        queueMicrotask(() => this.#notify());
-      },
-      cancel: () => void this.#open.delete(self),
-    });
-    return new Response(body, { headers: { "content-type": "text/event-stream" } });
-  }
+/** A carrier for the owner (Ada), over the fake daemon, a real harness and a fake model. */
+export async function signalCarrier(
+  options: { access?: (fake: FakeSignal) => ChatAccess; daemon?: FakeSignalOptions; number?: string } = {},
+): Promise<SignalCarrier> {
+  const clock = new FakeClock();
+  const fake = await serveFakeSignal({ clock, ...options.daemon });
+  const owner = fake.person("Ada");
+  const model = await serveFakeModel();
+  const harness = await harnessFixture(model);
+  const stateDir = await Deno.makeTempDir({ prefix: "lnk-signal-" });
+  const states: SignalState[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const stop = new AbortController();
+  const carrying = carrySignal({
+    account: { daemonUrl: fake.url, number: options.number ?? fake.account },
+    stateDir,
+    ownerNumber: owner.number,
+    access: options.access?.(fake),
+    endpoint: { path: harness.socket },
+    caller: { agentId: harness.agents[0]!.id, agentName: harness.agents[0]!.name, key: harness.keys[0]! },
+    clock,
+    signal: stop.signal,
+    onState: (s) => {
+      states.push(s);
+      for (const w of waiters.filter((w) => states.length >= w.count)) w.resolve();
+    },
+  });
+  return {
+    fake,
+    model,
+    harness,
+    owner,
+    stateDir,
+    clock,
+    states,
+    stateCount(count) {
+      if (states.length >= count) return Promise.resolve();
+      const { promise, resolve } = Promise.withResolvers<void>();
+      waiters.push({ count, resolve });
+      return promise;
+    },
+    async answered(recipient, count = 1) {
+      await sentCount(fake, recipient, count);
+      await untilFiles(stateDir, () => inboxEmpty(stateDir));
+    },
+    async [Symbol.asyncDispose]() {
+      stop.abort();
+      await carrying;
+      await harness[Symbol.asyncDispose]();
+      await model[Symbol.asyncDispose]();
+      await fake.close();
+      await Deno.remove(stateDir, { recursive: true });
+    },
+  };
 }

@@ -1,174 +1,111 @@
 import assert from "node:assert/strict";
-import type { ChatAccess } from "../../../core/spec/mod.ts";
-import {
-  carrySignal,
-  inboxDir,
-  ONLY_TEXT_REPLY,
-  SIGNAL_LIMIT,
-  type SignalState,
-  STALE_MS,
-} from "../../../connections/signal/mod.ts";
-import { serveFakeModel } from "../../fakes/fake_model.ts";
-import { harnessFixture } from "../../support/harness_fixture.ts";
-import { FakeClock } from "../../support/mod.ts";
-import { ACCOUNT, LoopbackDaemon } from "./_support.ts";
-
-const OWNER = "+15551110000";
-
-function inboxEmpty(stateDir: string): boolean {
-  try {
-    return [...Deno.readDirSync(inboxDir(stateDir))].length === 0;
-  } catch {
-    return true;
-  }
-}
-
-/** Moves the clock on a second at a time until `done` holds: the carrier's waits run by the clock. */
-async function advanceUntil(clock: FakeClock, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !done(); i++) await clock.advance(1000);
-  assert.ok(done(), "the awaited state never came");
-}
-
-/** Resolves once `ok` holds, checked at each change of the files in `dir`. */
-async function untilFiles(dir: string, ok: () => boolean): Promise<void> {
-  using watcher = Deno.watchFs(dir);
-  if (ok()) return;
-  for await (const _ of watcher) if (ok()) return;
-}
-
-/** A carrier for the owner, over a loopback daemon, a real harness and a fake model. */
-async function carrier(options: { access?: ChatAccess } = {}) {
-  const daemon = LoopbackDaemon.start();
-  const model = await serveFakeModel();
-  const harness = await harnessFixture(model);
-  const stateDir = await Deno.makeTempDir({ prefix: "lnk-signal-" });
-  const clock = new FakeClock();
-  const states: SignalState[] = [];
-  const stop = new AbortController();
-  const carrying = carrySignal({
-    account: { daemonUrl: daemon.url, number: ACCOUNT },
-    stateDir,
-    ownerNumber: OWNER,
-    access: options.access,
-    endpoint: { path: harness.socket },
-    caller: { agentId: harness.agents[0]!.id, agentName: harness.agents[0]!.name, key: harness.keys[0]! },
-    clock,
-    signal: stop.signal,
-    onState: (s) => states.push(s),
-  });
-  await daemon.when(() => daemon.streams === 1);
-  return {
-    daemon,
-    model,
-    harness,
-    stateDir,
-    clock,
-    states,
-    /** Resolves once `recipient` got `count` messages and nothing is left kept. */
-    answered: async (recipient: string, count = 1) => {
-      await daemon.when(() => daemon.sent(recipient).length >= count);
-      await untilFiles(stateDir, () => inboxEmpty(stateDir));
-    },
-    async [Symbol.asyncDispose]() {
-      stop.abort();
-      await carrying;
-      await harness[Symbol.asyncDispose]();
-      await model[Symbol.asyncDispose]();
-      await daemon[Symbol.asyncDispose]();
-      await Deno.remove(stateDir, { recursive: true });
-    },
-  };
-}
-
-function userTexts(t: { model: { requests: { body: unknown }[] } }): unknown[] {
-  return t.model.requests.map((r) => {
-    const body = r.body as { messages: { role: string; content: unknown }[] };
-    return body.messages.filter((m) => m.role === "user").at(-1)?.content;
-  });
-}
+import { ONLY_TEXT_REPLY, SIGNAL_LIMIT, STALE_MS } from "../../../connections/signal/mod.ts";
+import { KEEP_ALIVE_MS } from "../../fakes/fake_signal.ts";
+import { advanceUntil, signalCarrier, textsTo, userTexts } from "./_support.ts";
 
 Deno.test("carrySignal() answers the owner in session signal:<number> with typing, the whole answer split at 2,000; a stranger and a group dropped", async () => {
-  await using t = await carrier();
-  t.daemon.says("+15553330000", "let me in");
-  t.daemon.says(OWNER, "hello group", { groupInfo: { groupId: "Z3JvdXA=", type: "DELIVER" } });
+  await using t = await signalCarrier();
+  await t.fake.streamsWhen((s) => s.open === 1);
+  const stranger = t.fake.person("Eve");
+  const family = t.fake.group("Family", [t.owner, stranger]);
+  t.fake.personSays(stranger, "let me in");
+  t.fake.inGroup(family, t.owner, "hello group");
   const long = `${"word ".repeat(500).trim()}\n\n${"more ".repeat(100).trim()}`;
   const reply = t.model.reply(long);
-  t.daemon.says(OWNER, "hi");
+  t.fake.personSays(t.owner, "hi");
   await reply.done;
-  await t.answered(OWNER, 2);
-  const sent = t.daemon.sent(OWNER);
+  await t.answered(t.owner.number, 2);
+  const sent = textsTo(t.fake, t.owner.number);
   assert.equal(sent.length, 2);
   assert.equal(sent.join(" "), long);
   assert.ok(sent.every((m) => m.length <= SIGNAL_LIMIT));
-  assert.deepEqual(userTexts(t), ["hi"]);
-  assert.ok((await t.harness.events(`signal:${OWNER}`)).length > 0, "no conversation signal:<owner number>");
-  const toOwner = t.daemon.calls.filter((c) => (c.params.recipient as string[] | undefined)?.[0] === OWNER);
-  assert.deepEqual(toOwner.map((c) => [c.method, c.params.stop ?? false]), [
-    ["sendTyping", false],
-    ["sendTyping", true],
-    ["send", false],
-    ["send", false],
-  ]);
-  assert.ok(t.daemon.calls.every((c) => c.params.account === ACCOUNT));
-  assert.deepEqual(t.daemon.sent("+15553330000"), []);
+  assert.deepEqual(userTexts(t.model), ["hi"]);
+  assert.ok(
+    (await t.harness.events(`signal:${t.owner.number}`)).length > 0,
+    "no conversation signal:<number>",
+  );
+  assert.deepEqual(t.fake.typing(t.owner), ["started", "stopped"]);
+  const toOwner = t.fake.calls.filter((c) =>
+    (c.params.recipient as string[] | undefined)?.[0] === t.owner.number
+  );
+  assert.deepEqual(toOwner.map((c) => c.method), ["sendTyping", "sendTyping", "send", "send"]);
+  assert.ok(t.fake.calls.every((c) => c.params.account === t.fake.account));
+  assert.deepEqual(t.fake.sent(stranger), []);
+  assert.deepEqual(t.fake.sent(family), []);
   assert.equal(t.model.requests.length, 1);
   assert.deepEqual(t.states.map((s) => s.state), ["connected"]);
 });
 
 Deno.test("carrySignal() answers a person in [access] message in their own session with Link-From", async () => {
-  const person = "+15552220000";
-  await using t = await carrier({ access: { chats: new Set(), persons: new Set([person]) } });
+  let guest!: ReturnType<typeof t.fake.person>;
+  await using t = await signalCarrier({
+    access: (fake) => {
+      guest = fake.person("Grace");
+      return { chats: new Set(), persons: new Set([guest.number]) };
+    },
+  });
   const reply = t.model.reply("Hello, guest");
-  t.daemon.says(person, "hi from a guest");
+  t.fake.personSays(guest, "hi from a guest");
   await reply.done;
-  await t.answered(person);
-  assert.deepEqual(t.daemon.sent(person), ["Hello, guest"]);
-  const events = JSON.stringify(await t.harness.events(`signal:${person}`));
-  assert.ok(events.includes(`person:signal:${person}`), "the message was not kept as the person's");
-  assert.deepEqual(t.daemon.sent(OWNER), []);
+  await t.answered(guest.number);
+  assert.deepEqual(textsTo(t.fake, guest.number), ["Hello, guest"]);
+  const events = JSON.stringify(await t.harness.events(`signal:${guest.number}`));
+  assert.ok(events.includes(`person:signal:${guest.number}`), "the message was not kept as the person's");
+  assert.deepEqual(t.fake.sent(t.owner), []);
 });
 
 Deno.test("carrySignal() answers a message with only an attachment or a sticker with a short only-text reply", async () => {
-  await using t = await carrier();
-  t.daemon.says(OWNER, undefined, { attachments: [{ contentType: "image/jpeg", id: "a.jpg", size: 10 }] });
-  t.daemon.says(OWNER, undefined, { sticker: { packId: "p", stickerId: 1 } });
-  await t.answered(OWNER, 2);
-  assert.deepEqual(t.daemon.sent(OWNER), [ONLY_TEXT_REPLY, ONLY_TEXT_REPLY]);
+  await using t = await signalCarrier();
+  const photo = {
+    contentType: "image/jpeg",
+    filename: "a.jpg",
+    id: "a.jpg",
+    size: 10,
+    width: 1,
+    height: 1,
+    caption: null,
+    uploadTimestamp: null,
+  };
+  t.fake.personSays(t.owner, null, { attachments: [photo] });
+  t.fake.personSays(t.owner, null, { sticker: { packId: "p", stickerId: 1 } });
+  await t.answered(t.owner.number, 2);
+  assert.deepEqual(textsTo(t.fake, t.owner.number), [ONLY_TEXT_REPLY, ONLY_TEXT_REPLY]);
   assert.equal(t.model.requests.length, 0);
 });
 
 Deno.test("carrySignal() answers once an envelope the daemon replays", async () => {
-  await using t = await carrier();
+  await using t = await signalCarrier();
   const reply = t.model.reply("Answered once");
-  t.daemon.says(OWNER, "hi");
+  t.fake.personSays(t.owner, "hi");
   await reply.done;
-  await t.answered(OWNER);
-  t.daemon.replay();
+  await t.answered(t.owner.number);
+  t.fake.replay();
   const next = t.model.reply("The next one");
-  t.daemon.says(OWNER, "and now");
+  t.fake.personSays(t.owner, "and now");
   await next.done;
-  await t.answered(OWNER, 2);
-  assert.deepEqual(t.daemon.sent(OWNER), ["Answered once", "The next one"]);
+  await t.answered(t.owner.number, 2);
+  assert.deepEqual(textsTo(t.fake, t.owner.number), ["Answered once", "The next one"]);
   assert.equal(t.model.requests.length, 2);
 });
 
 Deno.test("carrySignal() notices a stream gone silent and opens another, losing nothing", async () => {
-  await using t = await carrier();
-  // Keep-alives hold a quiet stream open.
+  await using t = await signalCarrier();
+  await t.fake.streamsWhen((s) => s.open === 1);
+  // The daemon's keep-alives hold a quiet stream open; a request between steps lets each be read.
   for (let i = 0; i < 5; i++) {
-    await t.clock.advance(15_000);
-    t.daemon.keepAlive();
+    await t.clock.advance(KEEP_ALIVE_MS);
+    await (await fetch(`${t.fake.url}/api/v1/check`)).body?.cancel();
   }
-  assert.equal(t.daemon.streams, 1);
-  t.daemon.fallSilent();
+  assert.equal(t.fake.streams.ever, 1);
+  assert.equal(t.fake.stopStream(), 1);
   const silentAt = t.clock.now();
-  await advanceUntil(t.clock, () => t.daemon.streams === 2);
-  assert.ok(t.clock.now() - silentAt >= STALE_MS - 15_000, "reconnected before the stream was stale");
+  await advanceUntil(t.clock, () => t.fake.streams.ever === 2);
+  assert.ok(t.clock.now() - silentAt >= STALE_MS - KEEP_ALIVE_MS, "reconnected before the stream was stale");
   const reply = t.model.reply("Still here");
-  t.daemon.says(OWNER, "are you there");
+  t.fake.personSays(t.owner, "are you there");
   await reply.done;
-  await t.answered(OWNER);
-  assert.deepEqual(t.daemon.sent(OWNER), ["Still here"]);
+  await t.answered(t.owner.number);
+  assert.deepEqual(textsTo(t.fake, t.owner.number), ["Still here"]);
   assert.deepEqual(t.states.map((s) => [s.state, s.why]), [
     ["connected", undefined],
     ["reconnecting", "the event stream was silent for 45 s"],
@@ -177,22 +114,21 @@ Deno.test("carrySignal() notices a stream gone silent and opens another, losing 
 });
 
 Deno.test("carrySignal() reconnects to a restarted daemon with backoff and answers once what came meanwhile", async () => {
-  await using t = await carrier();
+  await using t = await signalCarrier();
   const first = t.model.reply("Before");
-  t.daemon.says(OWNER, "one");
+  t.fake.personSays(t.owner, "one");
   await first.done;
-  await t.answered(OWNER);
-  await t.daemon.stop();
+  await t.answered(t.owner.number);
+  await t.fake.goDown();
   const meanwhile = t.model.reply("After the restart");
-  t.daemon.says(OWNER, "two");
+  t.fake.personSays(t.owner, "two");
   // The carrier finds nothing answering and waits, longer each time.
   await advanceUntil(t.clock, () => t.states.length >= 3);
-  t.daemon.start();
-  await advanceUntil(t.clock, () => t.daemon.streams === 2);
+  t.fake.comeBack({ replay: true });
+  await advanceUntil(t.clock, () => t.fake.streams.ever === 2);
   await meanwhile.done;
-  await t.answered(OWNER, 2);
-  t.daemon.replay();
-  assert.deepEqual(t.daemon.sent(OWNER), ["Before", "After the restart"]);
+  await t.answered(t.owner.number, 2);
+  assert.deepEqual(textsTo(t.fake, t.owner.number), ["Before", "After the restart"]);
   assert.equal(t.model.requests.length, 2);
   assert.deepEqual(t.states.map((s) => s.state), ["connected", "reconnecting", "reconnecting", "connected"]);
   assert.match(t.states[1]!.why ?? "", /closed the event stream/);

@@ -12,15 +12,17 @@ export class DaemonState implements Daemon {
   #clock: Clock;
   #self: SignalPerson;
   #multi: boolean;
+  #others: string[];
   #people = new Map<string, SignalPerson>();
   #groups = new Map<string, SignalGroup>();
   #lastTimestamp = 0;
   #nextNumber = 2;
 
-  constructor(clock: Clock, options: { account: string; multiAccount: boolean }) {
+  constructor(clock: Clock, options: { account: string; multiAccount: boolean; otherAccounts?: string[] }) {
     this.#clock = clock;
     this.#self = { name: "Link", number: options.account, uuid: crypto.randomUUID() };
     this.#multi = options.multiAccount;
+    this.#others = [...options.otherAccounts ?? []];
   }
 
   self(): SignalPerson {
@@ -29,6 +31,10 @@ export class DaemonState implements Daemon {
 
   multiAccount(): boolean {
     return this.#multi;
+  }
+
+  otherAccounts(): string[] {
+    return [...this.#others];
   }
 
   groups(): ReadonlyMap<string, SignalGroup> {

@@ -24,6 +24,8 @@ export interface Daemon {
   self(): SignalPerson;
   /** Whether it was started without `-a`. */
   multiAccount(): boolean;
+  /** Numbers listAccounts lists beside the daemon's own (the fake serves only its own). */
+  otherAccounts(): string[];
   groups(): ReadonlyMap<string, SignalGroup>;
   /** A person by number or uuid. */
   personOf(recipient: string): SignalPerson | undefined;
@@ -57,7 +59,9 @@ const METHODS: Record<string, Method> = {
 export function runMethod(daemon: Daemon, method: string, params: Params | undefined): unknown {
   const given = { ...params };
   if (daemon.multiAccount()) {
-    if (method === "listAccounts") return [{ number: daemon.self().number }];
+    if (method === "listAccounts") {
+      return [daemon.self().number, ...daemon.otherAccounts()].map((number) => ({ number }));
+    }
     if (METHODS[method] && given.account !== undefined && given.account !== null) {
       if (given.account !== daemon.self().number && given.account !== daemon.self().uuid) {
         throw new RpcError(INVALID_PARAMS, "Specified account does not exist");
