@@ -41,7 +41,7 @@ Deno.test("checkSignalDaemon() of a daemon started with -a: the number given is 
     name: "LinkError",
     code: "USAGE",
     message: `Cannot tell which number the signal-cli daemon at "${fake.url}" serves`,
-    hint: "Give the agent's Signal number with --number",
+    hint: "Give the agent's own Signal number (the daemon's account) with --account",
   });
   assert.deepEqual(fake.calls.map((c) => [c.method, c.params]), [
     ["version", {}],
@@ -79,7 +79,7 @@ Deno.test("checkSignalDaemon() of a daemon serving several accounts asks which, 
     name: "LinkError",
     code: "USAGE",
     message: `Cannot tell which number to use: the signal-cli daemon at "${fake.url}" serves several`,
-    hint: "Give the agent's Signal number with --number: one of +15550001234, +15550005678",
+    hint: "Give the agent's own Signal number with --account: one of +15550001234, +15550005678",
   });
   assert.deepEqual(await checkSignalDaemon({ daemonUrl: fake.url, number: "+15550001234" }), {
     number: "+15550001234",
