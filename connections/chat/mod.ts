@@ -17,3 +17,5 @@ export { promptAgent, type PromptAgentOptions } from "./prompt_agent.ts";
 export { groupsPath, heldGroup, keepGroup, KeptGroup, readKeptGroups } from "./kept_groups.ts";
 /** Sends the answers the bridge holds for a connection, each once, through the connection's own send. */
 export { sendHeldAnswers, type SendHeldOptions } from "./send_held.ts";
+/** The inbox every carrier keeps its messages in before it acknowledges them, and its answered keys. */
+export { ANSWERED_KEPT, answeredPath, inboxDir, type InboxKind, KeptInbox } from "./kept_inbox.ts";

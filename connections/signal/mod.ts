@@ -19,4 +19,4 @@ export { ONLY_TEXT_REPLY, SIGNAL_LIMIT, TYPING_EVERY_MS } from "./answer_envelop
 /** How long the event stream may be silent, and the longest wait before reaching the daemon again. */
 export { MAX_RETRY_MS, STALE_MS } from "./receive_events.ts";
 /** The inbox of kept envelopes and the list of answered ones, in the connection's folder. */
-export { answeredPath, inboxDir } from "./signal_inbox.ts";
+export { answeredPath, inboxDir } from "../chat/mod.ts";

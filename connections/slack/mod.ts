@@ -13,7 +13,8 @@ export { checkSlackTokens, type SlackIdentity } from "./check_slack_tokens.ts";
 /** Streaming an answer: Slack's split limit and how often it is updated. */
 export { EDIT_EVERY_MS, SLACK_LIMIT, SlackAnswerStream } from "./answer_stream.ts";
 /** The inbox of kept events and the answered ones, in the connection's folder. */
-export { answeredPath, inboxDir, SlackInbox } from "./slack_inbox.ts";
+export { SlackInbox } from "./slack_inbox.ts";
+export { answeredPath, inboxDir } from "../chat/mod.ts";
 /** How the carrier is: connected, reconnecting or failed, with why. */
 export { type SlackState } from "./slack_state.ts";
 /** Takes as owner whoever first sends the code in a DM with the app. */
