@@ -16,6 +16,8 @@ export { PAIRING_STRIKES, type PairingOptions } from "./watch_for_code.ts";
 export { type DiscordOwner, pairDiscordOwner } from "./pair_discord_owner.ts";
 /** Shares the guild channel the owner mentions the bot in with the code. */
 export { type DiscordShare, pairDiscordShare } from "./pair_discord_share.ts";
+/** The reply to a message with only a file or a sticker. */
+export { ONLY_TEXT_REPLY } from "./answer_message.ts";
 /** Carries the messages Link answers to the agent's endpoint and each answer back, until stopped. */
 export { carryDiscord, type CarryDiscordOptions } from "./carry_discord.ts";
 /** How the carrier is: connected, reconnecting or failed, with why. */
