@@ -12,7 +12,12 @@ import {
   type DiscordState,
   inboxDir,
 } from "../../../connections/discord/mod.ts";
-import { type FakeDiscord, type FakeDiscordOptions, serveFakeDiscord } from "../../fakes/fake_discord.ts";
+import {
+  type DiscordChannel,
+  type FakeDiscord,
+  type FakeDiscordOptions,
+  serveFakeDiscord,
+} from "../../fakes/fake_discord.ts";
 import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { type HarnessFixture, harnessFixture } from "../../support/harness_fixture.ts";
 import { FakeClock } from "../../support/mod.ts";
@@ -53,7 +58,8 @@ export function userTexts(model: FakeModel, i: number): unknown[] {
 
 export interface CarrierOptions {
   fake?: FakeDiscordOptions;
-  access?: (fake: FakeDiscord) => ChatAccess;
+  /** Who is answered besides the owner; `#general` of the guild `home` is made and shared unless given. */
+  access?: (fake: FakeDiscord, general: DiscordChannel) => ChatAccess;
 }
 
 export interface Carrier extends AsyncDisposable {
@@ -63,7 +69,9 @@ export interface Carrier extends AsyncDisposable {
   stateDir: string;
   clock: FakeClock;
   owner: ReturnType<FakeDiscord["user"]>;
-  dm: ReturnType<FakeDiscord["dm"]>;
+  dm: DiscordChannel;
+  /** `#general` of the guild `home`. */
+  general: DiscordChannel;
   states: DiscordState[];
   /** The texts the bot posted in the owner's DM. */
   answers(): string[];
@@ -82,6 +90,10 @@ export async function carrier(options: CarrierOptions = {}): Promise<Carrier> {
   const clock = new FakeClock();
   const owner = fake.user("ada");
   const dm = fake.dm(owner);
+  const home = fake.guild("home");
+  const general = fake.channel(home, "general");
+  const access = options.access?.(fake, general) ??
+    { chats: new Set([`${home.id}:${general.id}`]), persons: new Set<string>() };
   const states: DiscordState[] = [];
   const waiters: { check: (s: DiscordState) => boolean; resolve: (s: DiscordState) => void }[] = [];
   const stateWhen = (check: (s: DiscordState) => boolean) => {
@@ -103,7 +115,7 @@ export async function carrier(options: CarrierOptions = {}): Promise<Carrier> {
     account: accountOf(fake),
     stateDir,
     ownerId: owner.id,
-    ...(options.access ? { access: options.access(fake) } : {}),
+    access,
     endpoint: { path: harness.socket },
     caller: { agentId: harness.agents[0]!.id, agentName: harness.agents[0]!.name, key: harness.keys[0]! },
     clock,
@@ -121,6 +133,7 @@ export async function carrier(options: CarrierOptions = {}): Promise<Carrier> {
     clock,
     owner,
     dm,
+    general,
     states,
     answers: () => botTexts(fake, dm),
     stateWhen,
