@@ -14,6 +14,8 @@ export const GATEWAY_INTENTS = GatewayIntentBits.Guilds | GatewayIntentBits.Guil
 export const IDENTIFY_EVERY_MS = 5000;
 /** The longest wait between two tries to reach Discord again. */
 export const MAX_RETRY_MS = 30_000;
+/** The client's reasons for a destroy after which Discord will not resume the session. */
+const SESSION_ENDED = /^(Invalid session|Got disconnected by Discord)/;
 /** The gateway's close code for a token it will not take. */
 const AUTHENTICATION_FAILED = 4004;
 
@@ -85,8 +87,13 @@ async function holdOne(
     shardIds: [0],
     buildIdentifyThrottler: () => new ClockThrottler(options.clock),
     retrieveSessionInfo: () => late.stopping ? late.held() : store.live,
-    updateSessionInfo: (_shard, info) =>
-      late.stopping ? undefined : store.update(info as GatewaySession | null),
+    updateSessionInfo: (_shard, info) => {
+      if (late.stopping) return;
+      // The client forgets the session at any destroy that does not resume, a network error's
+      // included: Discord would replay what came meanwhile, so only an ended session is forgotten.
+      if (info === null && destroyedFor !== undefined && !SESSION_ENDED.test(destroyedFor)) return;
+      return store.update(info as GatewaySession | null);
+    },
   });
   let order = Promise.resolve();
   manager.on(WebSocketShardEvents.Dispatch, (payload: GatewayDispatchPayload) => {
@@ -102,6 +109,7 @@ async function holdOne(
   // The client says why it closes a socket only in its debug lines: "Zombie connection", "Told
   // to reconnect by Discord", "Invalid session"; the next close says it as "reconnecting".
   let reason: string | undefined;
+  let destroyedFor: string | undefined;
   manager.on(WebSocketShardEvents.Closed, (code: number) => {
     if (code === AUTHENTICATION_FAILED) return refused.resolve("refused");
     const why = `the gateway connection closed (${code}${reason ? `: ${reason}` : ""})`;
@@ -114,6 +122,7 @@ async function holdOne(
   );
   manager.on(WebSocketShardEvents.Debug, (message: string) => {
     late.heard(message);
+    if (/^Destroying shard/.test(message)) destroyedFor = /^\s*Reason: (.+)$/m.exec(message)?.[1];
     reason = /^\s*Reason: (.+)$/m.exec(message)?.[1] ?? reason;
     log.debug(redacted(account, message));
   });
