@@ -46,6 +46,7 @@ import {
   UNAUTHORIZED,
 } from "./discord/rest.ts";
 import { TcpRelay } from "./discord/relay.ts";
+import { Calls, type FakeDiscordCall } from "./discord/calls.ts";
 import { DISCORD_TEXT_LIMIT, type DiscordChannel, World } from "./discord/world.ts";
 
 export { DEFAULT_RATE_LIMIT, DISCORD_TEXT_LIMIT, INTENTS };
@@ -63,26 +64,6 @@ export type {
   RateLimitViolation,
 };
 
-/** One REST call the bot made, as the fake received it. */
-export interface FakeDiscordCall {
-  route: FakeDiscordRoute;
-  method: string;
-  /** The path under `/v10`, as sent: `/channels/123/messages`. */
-  path: string;
-  /** The route's parameters: `id` (a channel) and `mid` (a message). */
-  params: Record<string, string>;
-  /** The JSON body, undefined when none. */
-  body: unknown;
-  /** The bot token it carried, "" when none. */
-  token: string;
-  /** When it arrived, by the fake's clock. */
-  at: number;
-  /** Whether it came into an empty bucket before its reset (and got 429). */
-  violation: boolean;
-  /** What the fake answered, once it has. */
-  answer?: { status: number; body: unknown };
-}
-
 /** How a fake Discord starts. */
 export interface FakeDiscordOptions {
   /** Time for ids, timestamps and rate limits; the system clock unless told. */
@@ -98,16 +79,8 @@ export interface FakeDiscordOptions {
 /** Extras of a user's message: `mentionBot` names the bot at its start (and in `mentions`). */
 export type UserMessageExtra = Partial<APIMessage> & { mentionBot?: boolean };
 
-interface Waiter {
-  route: FakeDiscordRoute;
-  predicate: (call: FakeDiscordCall) => boolean;
-  resolve(call: FakeDiscordCall): void;
-}
-
 /** A running fake Discord with one bot; `await using discord = await serveFakeDiscord()`. */
 export class FakeDiscord implements AsyncDisposable {
-  /** Every REST call so far, oldest first, faults and refusals included. */
-  readonly calls: FakeDiscordCall[] = [];
   readonly token: string;
   #clock: Clock;
   #echo: boolean;
@@ -117,9 +90,7 @@ export class FakeDiscord implements AsyncDisposable {
   #server: Deno.HttpServer<Deno.NetAddr>;
   #relay: TcpRelay;
   #tokens = new Map<string, { revoked: boolean }>();
-  #faults = new Map<FakeDiscordRoute, FakeDiscordFault[]>();
-  #returned = new Set<FakeDiscordCall>();
-  #waiters: Waiter[] = [];
+  #calls = new Calls();
 
   constructor(options: FakeDiscordOptions = {}) {
     this.#clock = options.clock ?? SYSTEM_CLOCK;
@@ -161,6 +132,11 @@ export class FakeDiscord implements AsyncDisposable {
     const entry = this.#tokens.get(token);
     if (entry) entry.revoked = true;
     this.#gateway.closeSockets(4004, { reason: "Authentication failed.", token });
+  }
+
+  /** Every REST call so far, oldest first, faults and refusals included. */
+  get calls(): FakeDiscordCall[] {
+    return [...this.#calls.all];
   }
 
   /** The bot's own user (`bot: true`). */
@@ -238,21 +214,12 @@ export class FakeDiscord implements AsyncDisposable {
     route: FakeDiscordRoute,
     predicate: (call: FakeDiscordCall) => boolean = () => true,
   ): Promise<FakeDiscordCall> {
-    const found = this.calls.find((c) => c.route === route && !this.#returned.has(c) && predicate(c));
-    if (found) {
-      this.#returned.add(found);
-      return Promise.resolve(found);
-    }
-    const { promise, resolve } = Promise.withResolvers<FakeDiscordCall>();
-    this.#waiters.push({ route, predicate, resolve });
-    return promise;
+    return this.#calls.next(route, predicate);
   }
 
   /** The next `times` calls of `route` get `fault` instead of their answer. */
   failNext(route: FakeDiscordRoute, fault: FakeDiscordFault, options: { times?: number } = {}): void {
-    const queue = this.#faults.get(route) ?? [];
-    for (let i = 0; i < (options.times ?? 1); i++) queue.push(fault);
-    this.#faults.set(route, queue);
+    this.#calls.failNext(route, fault, options.times ?? 1);
   }
 
   /** Sockets open now, ever opened, and the most open at once. */
@@ -383,22 +350,22 @@ export class FakeDiscord implements AsyncDisposable {
       method: req.method,
       path,
       params: matched.params,
+      query: Object.fromEntries(url.searchParams),
       body: await bodyOf(req),
       token: tokenOf(req),
       at: this.#clock.now(),
       violation: false,
     };
-    this.calls.push(call);
     const answer = this.#answer(call);
     call.answer = { status: answer.status, body: answer.body };
-    this.#notify(call);
+    this.#calls.answered(call);
     this.#gateway.changed();
     return responseOf(answer);
   }
 
   #answer(call: FakeDiscordCall): HttpAnswer {
     const major = call.params.id ?? "";
-    const fault = this.#faults.get(call.route)?.shift();
+    const fault = this.#calls.takeFault(call.route);
     if (fault) return this.#faultAnswer(call, fault);
     const taken = this.#limits.take(call.route, major);
     if (taken.retryAfter !== undefined) {
@@ -419,14 +386,6 @@ export class FakeDiscord implements AsyncDisposable {
     }
     if ("code" in fault) return { ...apiError(fault.status, fault.code, fault.message), headers: {} };
     return { status: fault.status, body: fault.body ?? "<html><body>Bad Gateway</body></html>", headers: {} };
-  }
-
-  #notify(call: FakeDiscordCall): void {
-    const waiter = this.#waiters.find((w) => w.route === call.route && w.predicate(call));
-    if (!waiter) return;
-    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-    this.#returned.add(call);
-    waiter.resolve(call);
   }
 }
 

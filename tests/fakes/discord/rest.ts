@@ -13,6 +13,7 @@ export type FakeDiscordRoute =
   | "GET /gateway/bot"
   | "POST /users/@me/channels"
   | "GET /channels/:id"
+  | "GET /channels/:id/messages"
   | "POST /channels/:id/messages"
   | "GET /channels/:id/messages/:mid"
   | "PATCH /channels/:id/messages/:mid"
@@ -25,6 +26,7 @@ const PATTERNS: [FakeDiscordRoute, RegExp][] = [
   ["GET /gateway/bot", /^\/gateway\/bot$/],
   ["POST /users/@me/channels", /^\/users\/@me\/channels$/],
   ["GET /channels/:id", /^\/channels\/(?<id>[^/]+)$/],
+  ["GET /channels/:id/messages", /^\/channels\/(?<id>[^/]+)\/messages$/],
   ["POST /channels/:id/messages", /^\/channels\/(?<id>[^/]+)\/messages$/],
   ["GET /channels/:id/messages/:mid", /^\/channels\/(?<id>[^/]+)\/messages\/(?<mid>[^/]+)$/],
   ["PATCH /channels/:id/messages/:mid", /^\/channels\/(?<id>[^/]+)\/messages\/(?<mid>[^/]+)$/],
@@ -75,7 +77,12 @@ const UNKNOWN_MESSAGE = apiError(404, 10008, "Unknown Message");
 /** Runs `route` on `world`. */
 export function runRoute(
   world: World,
-  call: { route: FakeDiscordRoute; params: Record<string, string>; body: unknown },
+  call: {
+    route: FakeDiscordRoute;
+    params: Record<string, string>;
+    query: Record<string, string>;
+    body: unknown;
+  },
   effects: RestEffects,
 ): RestAnswer {
   const body = (call.body ?? {}) as Record<string, unknown>;
@@ -105,20 +112,25 @@ export function runRoute(
     case "POST /users/@me/channels":
       return openDm(world, body.recipient_id);
     default:
-      return channelRoute(world, call.route, call.params, body, effects);
+      return channelRoute(world, { ...call, body }, effects);
   }
 }
 
 function channelRoute(
   world: World,
-  route: FakeDiscordRoute,
-  params: Record<string, string>,
-  body: Record<string, unknown>,
+  call: {
+    route: FakeDiscordRoute;
+    params: Record<string, string>;
+    query: Record<string, string>;
+    body: Record<string, unknown>;
+  },
   effects: RestEffects,
 ): RestAnswer {
+  const { route, params, body } = call;
   const channel = world.channels.get(params.id ?? "");
   if (!channel) return UNKNOWN_CHANNEL;
   if (route === "GET /channels/:id") return ok(channel);
+  if (route === "GET /channels/:id/messages") return history(world, channel, call.query);
   if (route === "POST /channels/:id/typing") {
     const list = world.typing.get(channel.id) ?? [];
     world.typing.set(channel.id, [...list, world.now()]);
@@ -155,6 +167,20 @@ function channelRoute(
   message.edited_timestamp = world.timestamp();
   effects.updated(channel, message);
   return ok(message);
+}
+
+/** A channel's messages, newest first: `limit` (1–100, 50 unless told), `after` or `before` an id. */
+function history(world: World, channel: DiscordChannel, query: Record<string, string>): RestAnswer {
+  const limit = query.limit === undefined ? 50 : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    return formError("limit", "NUMBER_TYPE_MAX", "int value should be less than or equal to 100.");
+  }
+  let messages = [...world.historyOf(channel.id)];
+  if (query.after) messages = messages.filter((m) => BigInt(m.id) > BigInt(query.after!));
+  if (query.before) messages = messages.filter((m) => BigInt(m.id) < BigInt(query.before!));
+  // After an id Discord answers the oldest `limit` after it; otherwise the newest; newest first either way.
+  const chosen = query.after ? messages.slice(0, limit) : messages.slice(-limit);
+  return ok(chosen.reverse());
 }
 
 function openDm(world: World, recipient: unknown): RestAnswer {
