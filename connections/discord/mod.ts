@@ -1,5 +1,5 @@
 /**
- * The Discord connection (CON-6, CON-9, CON-10, CON-13, ACS-1..5): checks a bot's token, pairs its
+ * The Discord connection (CON-6, CON-9, CON-10, CON-13, ACS-1..3, ACS-5): checks a bot's token, pairs its
  * owner with a one-time code sent in a DM, shares a guild channel with a code the owner mentions
  * the bot with, and carries the owner's DMs, admitted persons' DMs and shared channels' mentions to
  * the agent's endpoint over one gateway connection through Discord's official clients

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DISCORD_LIMIT, ONLY_TEXT_REPLY } from "../../../connections/discord/mod.ts";
-import { advanceUntil, botTexts, carrier, inboxEmpty, userTexts } from "./discord_carrier.ts";
+import { advanceUntil, botTexts, carrier, inboxEmpty, userTexts } from "./_support.ts";
 
 Deno.test("carryDiscord() answers the owner's DM in session discord:<channel>: typing, posted then edited, the final text whole", async () => {
   await using t = await carrier();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { advanceUntil, carrier, inboxEmpty, userTexts } from "./discord_carrier.ts";
+import { advanceUntil, carrier, inboxEmpty, userTexts } from "./_support.ts";
 
 Deno.test("carryDiscord() after a dropped socket resumes, and a DM sent meanwhile is replayed and answered once", async () => {
   await using t = await carrier({ fake: { echoBotMessages: false } });

@@ -4,7 +4,7 @@ import { newPairingCode } from "../../../connections/chat/mod.ts";
 import { pairDiscordOwner, pairDiscordShare, PAIRING_STRIKES } from "../../../connections/discord/mod.ts";
 import { serveFakeDiscord } from "../../fakes/fake_discord.ts";
 import { FakeClock } from "../../support/mod.ts";
-import { accountOf, WIDE_RATE_LIMIT } from "./discord_carrier.ts";
+import { accountOf, WIDE_RATE_LIMIT } from "./_support.ts";
 
 const CODE = newPairingCode();
 const WRONG = "ABCD-EFGH";
