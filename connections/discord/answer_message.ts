@@ -7,11 +7,14 @@ import { promptAgent } from "../chat/mod.ts";
 import { DiscordAnswerStream, keepTyping } from "./answer_stream.ts";
 import type { DiscordAccount } from "./discord_account.ts";
 import type { DiscordInbox, DiscordInboxEntry } from "./discord_inbox.ts";
-import { DiscordMessage } from "./discord_message.ts";
+import { DiscordMessage, hasNoText } from "./discord_message.ts";
 import { keepChat } from "./kept_chats.ts";
 import { routeMessage } from "./route_message.ts";
 
 const log = logger("discord");
+
+/** The reply to a message with no text (a file, a sticker), as Telegram's. */
+export const ONLY_TEXT_REPLY = "I read only text messages. Send your message as text, please.";
 
 /** What answering a message needs: the client, the inbox, who is answered, and the endpoint. */
 export interface AnswerMessageContext {
@@ -46,7 +49,13 @@ export async function answerMessage(
     log.debug("Dropped a Discord message", { message: messageId, why: route.dropped });
   } else {
     if (route.chat) await keepChat(ctx.stateDir, route.chat);
-    await ask(ctx, messageId, entry, { ...route, channelId: parsed.data!.channel_id });
+    const message = parsed.data!;
+    if (hasNoText(message, route.text) && entry.answer === undefined) {
+      log.info("Answered a message with no text: only text is read", { message: messageId });
+      entry = { ...entry, answer: ONLY_TEXT_REPLY };
+      await ctx.inbox.save(messageId, entry);
+    }
+    await ask(ctx, messageId, entry, { ...route, channelId: message.channel_id });
   }
   await ctx.inbox.finish(messageId);
 }

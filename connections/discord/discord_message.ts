@@ -18,6 +18,8 @@ export const DiscordMessage = z.looseObject({
   webhook_id: z.string().optional(),
   mentions: z.array(z.looseObject({ id: z.string() })).default([]),
   referenced_message: z.looseObject({ author: Author }).nullish(),
+  attachments: z.array(z.unknown()).default([]),
+  sticker_items: z.array(z.unknown()).default([]),
 });
 export type DiscordMessage = z.infer<typeof DiscordMessage>;
 
@@ -44,4 +46,9 @@ export function textFor(message: DiscordMessage, botId: string): string {
 /** The name a person shows in Discord: their display name, else their username, else their id. */
 export function displayName(message: DiscordMessage): string {
   return message.author.global_name || message.author.username || message.author.id;
+}
+
+/** Whether the message carries a file or a sticker: what Link does not read. */
+export function hasNoText(message: DiscordMessage, text: string): boolean {
+  return !text.trim() && (message.attachments.length > 0 || message.sticker_items.length > 0);
 }

@@ -1,5 +1,5 @@
 /**
- * The Discord connection (CON-6, CON-9, CON-10, CON-13, ACS-1..5): checks a bot's token, pairs its
+ * The Discord connection (CON-6, CON-9, CON-10, CON-13, ACS-1..3, ACS-5): checks a bot's token, pairs its
  * owner with a one-time code sent in a DM, shares a guild channel with a code the owner mentions
  * the bot with, and carries the owner's DMs, admitted persons' DMs and shared channels' mentions to
  * the agent's endpoint over one gateway connection through Discord's official clients
@@ -16,6 +16,8 @@ export { PAIRING_STRIKES, type PairingOptions } from "./watch_for_code.ts";
 export { type DiscordOwner, pairDiscordOwner } from "./pair_discord_owner.ts";
 /** Shares the guild channel the owner mentions the bot in with the code. */
 export { type DiscordShare, pairDiscordShare } from "./pair_discord_share.ts";
+/** The reply to a message with only a file or a sticker. */
+export { ONLY_TEXT_REPLY } from "./answer_message.ts";
 /** Carries the messages Link answers to the agent's endpoint and each answer back, until stopped. */
 export { carryDiscord, type CarryDiscordOptions } from "./carry_discord.ts";
 /** How the carrier is: connected, reconnecting or failed, with why. */

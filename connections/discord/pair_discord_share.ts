@@ -25,7 +25,7 @@ export async function pairDiscordShare(
     action: "Cannot share a Discord channel",
     timeout: {
       message: "the owner did not mention the bot with the code before it expired",
-      hint: "Run `lnk agent share discord` again and mention the bot with the new code in the channel",
+      hint: "Share the channel again, then mention the bot with the new code in it",
     },
     read(message, botId) {
       if (message.guild_id === undefined || message.author.id !== options.ownerId) return undefined;

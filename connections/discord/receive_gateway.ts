@@ -14,6 +14,8 @@ export const GATEWAY_INTENTS = GatewayIntentBits.Guilds | GatewayIntentBits.Guil
 export const IDENTIFY_EVERY_MS = 5000;
 /** The longest wait between two tries to reach Discord again. */
 export const MAX_RETRY_MS = 30_000;
+/** The client's reasons for a destroy after which Discord will not resume the session. */
+const SESSION_ENDED = /^(Invalid session|Got disconnected by Discord)/;
 /** The gateway's close code for a token it will not take. */
 const AUTHENTICATION_FAILED = 4004;
 
@@ -76,6 +78,7 @@ async function holdOne(
     options.stateDir ? await readSession(options.stateDir) : null,
   );
   const refused = Promise.withResolvers<"refused">();
+  const late = new LateConnect();
   const manager = new WebSocketManager({
     token: account.token.reveal(),
     intents: GATEWAY_INTENTS,
@@ -83,8 +86,14 @@ async function holdOne(
     shardCount: 1,
     shardIds: [0],
     buildIdentifyThrottler: () => new ClockThrottler(options.clock),
-    retrieveSessionInfo: () => store.live,
-    updateSessionInfo: (_shard, info) => store.update(info as GatewaySession | null),
+    retrieveSessionInfo: () => late.stopping ? late.held() : store.live,
+    updateSessionInfo: (_shard, info) => {
+      if (late.stopping) return;
+      // The client forgets the session at any destroy that does not resume, a network error's
+      // included: Discord would replay what came meanwhile, so only an ended session is forgotten.
+      if (info === null && destroyedFor !== undefined && !SESSION_ENDED.test(destroyedFor)) return;
+      return store.update(info as GatewaySession | null);
+    },
   });
   let order = Promise.resolve();
   manager.on(WebSocketShardEvents.Dispatch, (payload: GatewayDispatchPayload) => {
@@ -100,6 +109,7 @@ async function holdOne(
   // The client says why it closes a socket only in its debug lines: "Zombie connection", "Told
   // to reconnect by Discord", "Invalid session"; the next close says it as "reconnecting".
   let reason: string | undefined;
+  let destroyedFor: string | undefined;
   manager.on(WebSocketShardEvents.Closed, (code: number) => {
     if (code === AUTHENTICATION_FAILED) return refused.resolve("refused");
     const why = `the gateway connection closed (${code}${reason ? `: ${reason}` : ""})`;
@@ -111,6 +121,8 @@ async function holdOne(
     (err: Error) => log.debug("The Discord gateway client failed", { err: reasonOf(account, err) }),
   );
   manager.on(WebSocketShardEvents.Debug, (message: string) => {
+    late.heard(message);
+    if (/^Destroying shard/.test(message)) destroyedFor = /^\s*Reason: (.+)$/m.exec(message)?.[1];
     reason = /^\s*Reason: (.+)$/m.exec(message)?.[1] ?? reason;
     log.debug(redacted(account, message));
   });
@@ -125,7 +137,12 @@ async function holdOne(
     return await Promise.race([refused.promise, stopped.promise]);
   } finally {
     signal.removeEventListener("abort", stop);
-    await Promise.resolve(manager.destroy({ reason: "Link stops carrying" })).catch(() => {});
+    late.stopping = true;
+    // A destroy landing while the client waits for READY never resolves: the client's own destroy
+    // to recover takes over the socket's close, and its reconnect is then held.
+    const destroyed = Promise.resolve(manager.destroy({ reason: "Link stops carrying" })).catch(() => {});
+    await Promise.race([destroyed, late.asked]);
+    await late.settled();
     manager.removeAllListeners();
     await order;
     await store.settled();
@@ -182,6 +199,42 @@ class SessionStore {
       log.warn("Cannot keep the Discord gateway session", { err });
     });
     return this.#writes;
+  }
+}
+
+/**
+ * The reconnect the client cannot be told to drop: a shard destroyed to recover (a zombie, a
+ * RECONNECT, a wait that failed, or Link's own destroy landing mid-handshake) sleeps 500 ms on a
+ * timer of its own, then connects again, stopped or not. Once Link stops, the session is asked for
+ * at that connect's start and never given, so no socket opens late; stopping waits for that ask,
+ * so no timer outlives the carrier. Once stopping, the session kept is left as it was, for a RESUME
+ * after a restart.
+ */
+class LateConnect {
+  stopping = false;
+  #pending = false;
+  #asked = Promise.withResolvers<void>();
+
+  /** Reads the client's debug lines: a destroy to recover, then its connect. */
+  heard(message: string): void {
+    if (/^Destroying shard/.test(message)) this.#pending = /Recover: (Resume|Reconnect)/.test(message);
+    else if (/^Connecting to /.test(message)) this.#pending = false;
+  }
+
+  /** Resolves once the client asked for a session while stopping. */
+  get asked(): Promise<void> {
+    return this.#asked.promise;
+  }
+
+  /** What the client gets for a session once stopping: nothing, ever. */
+  held(): Promise<never> {
+    this.#asked.resolve();
+    return new Promise<never>(() => {});
+  }
+
+  /** Resolves once no reconnect can come: none pending, or the pending one held. */
+  settled(): Promise<void> {
+    return this.#pending ? this.#asked.promise : Promise.resolve();
   }
 }
 

@@ -1,5 +1,6 @@
 import { type Clock, LinkError, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import type { DiscordAccount } from "./discord_account.ts";
+import { untilAborted } from "../chat/mod.ts";
 import { DiscordInbox } from "./discord_inbox.ts";
 import { type DiscordMessage, DiscordMessage as MessageSchema, isPersons } from "./discord_message.ts";
 import { receiveGateway } from "./receive_gateway.ts";
@@ -40,7 +41,8 @@ export async function watchForCode<T>(
   const strikes = new Map<string, number>();
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-  let botId: string | undefined;
+  // A message can come before the client says READY (it handles each frame on its own): it waits.
+  const bot = Promise.withResolvers<string>();
   let found: { found: T } | undefined;
   let failed: string | undefined;
   const expiry = clock.sleep(Math.max(0, options.expiresAt - clock.now()), signal).then(
@@ -51,7 +53,7 @@ export async function watchForCode<T>(
     account,
     clock,
     signal,
-    onReady: (me) => botId = me.id,
+    onReady: (me) => bot.resolve(me.id),
     onState: (state) => {
       if (state.state !== "failed") return;
       failed = state.why;
@@ -62,6 +64,7 @@ export async function watchForCode<T>(
       if (!parsed.success || inbox.has(parsed.data.id)) return;
       await inbox.finish(parsed.data.id);
       const message = parsed.data;
+      const botId = await Promise.race([bot.promise, untilAborted(signal)]);
       if (found || botId === undefined || clock.now() >= options.expiresAt || !isPersons(message)) return;
       const struck = strikes.get(message.author.id) ?? 0;
       if (struck >= PAIRING_STRIKES) return;
