@@ -43,6 +43,7 @@ export async function pairSlackOwner(
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   let found: { id: string; teamId: string } | undefined;
   let failed: string | undefined;
+  const writing = new Set<Promise<void>>();
   const expiry = clock.sleep(Math.max(0, options.expiresAt - clock.now()), signal).then(
     () => stop.abort(),
     () => {},
@@ -71,16 +72,20 @@ export async function pairSlackOwner(
       failed = state.why;
       stop.abort();
     },
-    async keep(raw) {
+    keep(raw) {
       const payload = SlackEventPayload.safeParse(raw);
-      if (!payload.success || inbox.has(payload.data.event_id)) return;
+      if (!payload.success || inbox.has(payload.data.event_id)) return Promise.resolve();
       // Judged before any await: envelopes are handled at once, and their strikes count in order.
       if (!found && clock.now() < options.expiresAt) judge(payload.data);
-      await inbox.finish(payload.data.event_id);
+      const done = inbox.finish(payload.data.event_id).finally(() => writing.delete(done));
+      writing.add(done);
+      return done;
     },
   });
   stop.abort();
   await expiry;
+  // Envelopes are handled at once: what they write is done before the connection's folder is another's.
+  await Promise.allSettled([...writing]);
   options.signal?.throwIfAborted();
   if (found) return { ...found, name: await nameOf(account, found.id) };
   if (failed) {

@@ -48,6 +48,7 @@ export async function pairSlackShare(
   const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
   let found: { team: string; channel: string } | undefined;
   let failed: string | undefined;
+  const writing = new Set<Promise<void>>();
   const expiry = clock.sleep(Math.max(0, options.expiresAt - clock.now()), signal).then(
     () => stop.abort(),
     () => {},
@@ -61,19 +62,23 @@ export async function pairSlackShare(
       failed = state.why;
       stop.abort();
     },
-    async keep(raw) {
+    keep(raw) {
       const payload = SlackEventPayload.safeParse(raw);
-      if (!payload.success || inbox.has(payload.data.event_id)) return;
+      if (!payload.success || inbox.has(payload.data.event_id)) return Promise.resolve();
       // Judged before any await: envelopes are handled at once, and their strikes count in order.
       if (!found && clock.now() < options.expiresAt && shares(payload.data.event, options, strikes)) {
         found = { team: payload.data.team_id ?? "", channel: payload.data.event.channel! };
         stop.abort();
       }
-      await inbox.finish(payload.data.event_id);
+      const done = inbox.finish(payload.data.event_id).finally(() => writing.delete(done));
+      writing.add(done);
+      return done;
     },
   });
   stop.abort();
   await expiry;
+  // Envelopes are handled at once: what they write is done before the connection's folder is another's.
+  await Promise.allSettled([...writing]);
   options.signal?.throwIfAborted();
   if (found) return { chat: `${found.team}:${found.channel}`, title: await titleOf(account, found.channel) };
   if (failed) {
