@@ -8,7 +8,7 @@ import { DiscordInbox, type DiscordInboxEntry } from "./discord_inbox.ts";
 import type { DiscordState } from "./discord_state.ts";
 import { DiscordMessage } from "./discord_message.ts";
 import { receiveGateway } from "./receive_gateway.ts";
-import { sendHeldAnswers } from "./send_held.ts";
+import { sendDiscordHeld } from "./send_held.ts";
 
 const log = logger("discord");
 
@@ -40,7 +40,7 @@ type Queued = { messageId: string; entry: DiscordInboxEntry };
  * (CON-9). A message replayed after a RESUME is answered once; messages kept and not answered
  * before a crash are answered first. A token Discord refuses says "failed" and carries nothing
  * more (a message it could not answer stays kept); it still returns only when `signal` aborts.
- * Meanwhile the answers the bridge holds go to the owner's DM or a kept chat (sendHeldAnswers).
+ * Meanwhile the answers the bridge holds go to the owner's DM or a kept chat (sendDiscordHeld).
  */
 export async function carryDiscord(options: CarryDiscordOptions): Promise<void> {
   const clock = options.clock ?? SYSTEM_CLOCK;
@@ -64,7 +64,7 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
       failed("Discord refused the token: it may have been revoked or reset");
     }
   });
-  const delivering = sendHeldAnswers({ ...options, rest, clock, signal }).catch((err) => {
+  const delivering = sendDiscordHeld({ ...options, rest, clock, signal }).catch((err) => {
     if (!signal.aborted) log.error("Held answers are no longer sent", { err });
   });
   try {

@@ -5,7 +5,7 @@ import { EntryQueue } from "../chat/mod.ts";
 import { addresseeOf, SignalOwner } from "./addressee.ts";
 import { type AnswerContext, answerEnvelope } from "./answer_envelope.ts";
 import { receiveEvents } from "./receive_events.ts";
-import { sendHeldAnswers } from "./send_held.ts";
+import { sendSignalHeld } from "./send_held.ts";
 import type { SignalAccount } from "./signal_account.ts";
 import { envelopeKey, SignalReceive } from "./signal_envelope.ts";
 import { isEnvelopeKey, SignalInbox, type SignalInboxEntry } from "./signal_inbox.ts";
@@ -49,7 +49,7 @@ export async function carrySignal(options: CarrySignalOptions): Promise<void> {
   const queue = new EntryQueue<Queued>();
   for (const item of await inbox.pending()) queue.push(item);
   const answering = answerAll(ctx, queue);
-  const delivering = sendHeldAnswers({ ...options, clock }).catch((err) => {
+  const delivering = sendSignalHeld({ ...options, clock }).catch((err) => {
     if (!options.signal.aborted) log.error("Held answers are no longer sent", { err });
   });
   try {
