@@ -1,9 +1,8 @@
-import { type Clock, LinkError, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
+import { type Clock, LinkError, logger } from "../../core/base/mod.ts";
 import { isPairingCode } from "../chat/mod.ts";
-import { receiveEvents } from "./receive_events.ts";
+import { waitForPairingEvent } from "./pairing_events.ts";
 import { type SlackAccount, slackWebClient } from "./slack_account.ts";
-import { isPersonsDm, SlackEventPayload } from "./slack_event.ts";
-import { SlackInbox } from "./slack_inbox.ts";
+import { isPersonsDm } from "./slack_event.ts";
 
 const log = logger("slack");
 
@@ -36,57 +35,19 @@ export async function pairSlackOwner(
   account: SlackAccount,
   options: PairSlackOwnerOptions,
 ): Promise<SlackOwner> {
-  const clock = options.clock ?? SYSTEM_CLOCK;
-  const inbox = await SlackInbox.open(options.stateDir);
   const strikes = new Map<string, number>();
-  const stop = new AbortController();
-  const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-  let found: { id: string; teamId: string } | undefined;
-  let failed: string | undefined;
-  const writing = new Set<Promise<void>>();
-  const expiry = clock.sleep(Math.max(0, options.expiresAt - clock.now()), signal).then(
-    () => stop.abort(),
-    () => {},
-  );
-  const judge = (payload: SlackEventPayload) => {
+  const { found, failed } = await waitForPairingEvent(account, options, (payload) => {
     const event = payload.event;
-    if (!isPersonsDm(event) || event.text === undefined) return;
+    if (!isPersonsDm(event) || event.text === undefined) return undefined;
     const struck = strikes.get(event.user!) ?? 0;
-    if (struck >= PAIRING_STRIKES) return;
-    if (isPairingCode(event.text, options.code)) {
-      found = { id: event.user!, teamId: payload.team_id ?? "" };
-      stop.abort();
-      return;
-    }
+    if (struck >= PAIRING_STRIKES) return undefined;
+    if (isPairingCode(event.text, options.code)) return { id: event.user!, teamId: payload.team_id ?? "" };
     strikes.set(event.user!, struck + 1);
     if (struck + 1 === PAIRING_STRIKES) {
       log.warn("Ignoring a sender of wrong pairing codes", { sender: event.user });
     }
-  };
-  await receiveEvents({
-    account,
-    clock,
-    signal,
-    onState: (state) => {
-      if (state.state !== "failed") return;
-      failed = state.why;
-      stop.abort();
-    },
-    keep(raw) {
-      const payload = SlackEventPayload.safeParse(raw);
-      if (!payload.success || inbox.has(payload.data.event_id)) return Promise.resolve();
-      // Judged before any await: envelopes are handled at once, and their strikes count in order.
-      if (!found && clock.now() < options.expiresAt) judge(payload.data);
-      const done = inbox.finish(payload.data.event_id).finally(() => writing.delete(done));
-      writing.add(done);
-      return done;
-    },
+    return undefined;
   });
-  stop.abort();
-  await expiry;
-  // Envelopes are handled at once: what they write is done before the connection's folder is another's.
-  await Promise.allSettled([...writing]);
-  options.signal?.throwIfAborted();
   if (found) return { ...found, name: await nameOf(account, found.id) };
   if (failed) {
     throw new LinkError("REFUSED", `Cannot pair the owner on Slack: ${failed}`, {

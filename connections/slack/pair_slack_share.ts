@@ -1,15 +1,9 @@
-import { type Clock, LinkError, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
+import { type Clock, LinkError, logger } from "../../core/base/mod.ts";
 import { isPairingCode } from "../chat/mod.ts";
 import { PAIRING_STRIKES } from "./pair_slack_owner.ts";
-import { receiveEvents } from "./receive_events.ts";
+import { waitForPairingEvent } from "./pairing_events.ts";
 import { type SlackAccount, slackWebClient } from "./slack_account.ts";
-import {
-  isPersonsMention,
-  SlackEventPayload,
-  type SlackMessageEvent,
-  withoutMentions,
-} from "./slack_event.ts";
-import { SlackInbox } from "./slack_inbox.ts";
+import { isPersonsMention, type SlackMessageEvent, withoutMentions } from "./slack_event.ts";
 
 const log = logger("slack");
 
@@ -41,45 +35,15 @@ export async function pairSlackShare(
   account: SlackAccount,
   options: PairSlackShareOptions,
 ): Promise<SlackShare> {
-  const clock = options.clock ?? SYSTEM_CLOCK;
-  const inbox = await SlackInbox.open(options.stateDir);
   const strikes = new Map<string, number>();
-  const stop = new AbortController();
-  const signal = AbortSignal.any([stop.signal, ...(options.signal ? [options.signal] : [])]);
-  let found: { team: string; channel: string } | undefined;
-  let failed: string | undefined;
-  const writing = new Set<Promise<void>>();
-  const expiry = clock.sleep(Math.max(0, options.expiresAt - clock.now()), signal).then(
-    () => stop.abort(),
-    () => {},
-  );
-  await receiveEvents({
+  const { found, failed } = await waitForPairingEvent(
     account,
-    clock,
-    signal,
-    onState: (state) => {
-      if (state.state !== "failed") return;
-      failed = state.why;
-      stop.abort();
-    },
-    keep(raw) {
-      const payload = SlackEventPayload.safeParse(raw);
-      if (!payload.success || inbox.has(payload.data.event_id)) return Promise.resolve();
-      // Judged before any await: envelopes are handled at once, and their strikes count in order.
-      if (!found && clock.now() < options.expiresAt && shares(payload.data.event, options, strikes)) {
-        found = { team: payload.data.team_id ?? "", channel: payload.data.event.channel! };
-        stop.abort();
-      }
-      const done = inbox.finish(payload.data.event_id).finally(() => writing.delete(done));
-      writing.add(done);
-      return done;
-    },
-  });
-  stop.abort();
-  await expiry;
-  // Envelopes are handled at once: what they write is done before the connection's folder is another's.
-  await Promise.allSettled([...writing]);
-  options.signal?.throwIfAborted();
+    options,
+    (payload) =>
+      shares(payload.event, options, strikes)
+        ? { team: payload.team_id ?? "", channel: payload.event.channel! }
+        : undefined,
+  );
   if (found) return { chat: `${found.team}:${found.channel}`, title: await titleOf(account, found.channel) };
   if (failed) {
     throw new LinkError("REFUSED", `Cannot share a channel on Slack: ${failed}`, {
