@@ -29,7 +29,8 @@ export { DiscordMessage } from "./discord_message.ts";
 /** Streaming an answer: Discord's split limit, how often it is edited, how often typing is posted. */
 export { DISCORD_LIMIT, DiscordAnswerStream, EDIT_EVERY_MS, TYPING_EVERY_MS } from "./answer_stream.ts";
 /** The inbox of kept messages and the answered ones, in the connection's folder. */
-export { answeredPath, DiscordInbox, inboxDir } from "./discord_inbox.ts";
+export { DiscordInbox } from "./discord_inbox.ts";
+export { answeredPath, inboxDir } from "../chat/mod.ts";
 /** The gateway session kept for a RESUME after a restart. */
 export { sessionPath } from "./gateway_session.ts";
 /** The shared chats an allowed person talked in, where held answers may go. */
