@@ -1,8 +1,7 @@
 /**
  * Link Scheduler's runners (PRC-6, PRC-7, U-47): one process a time zone, its times its
  * process's zone, fed by a file of agents and their ways in that it reads again when it changes.
- * The jobs themselves, and the tool that makes them, come later: a runner tracks its agents and
- * the firings under way (the seam), and fires nothing yet.
+ * Jobs are files of the agent's `Agent/schedule/jobs/`, one a job (job.ts, job_store.ts).
  * @module
  */
 /** The role: `lnk scheduler runner --tz <zone>`. */
@@ -29,3 +28,7 @@ export { startAgentRunner } from "./agent_runner.ts";
 export { RunnerPool, type ScheduledAgent } from "./runner_pool.ts";
 /** Time zones: whether one is known, and the machine's. */
 export { isTimeZone, systemTimeZone } from "./time_zone.ts";
+/** A job: its schema, when it is due next, checking when it fires. */
+export { checkWhen, Job, JobId, JobReply, JobThread, JobWhen, newJobId, nextDue } from "./job.ts";
+/** An agent's jobs, one file each in Agent/schedule/jobs/. */
+export { type JobListing, JobStore } from "./job_store.ts";
