@@ -32,3 +32,5 @@ export { isTimeZone, systemTimeZone } from "./time_zone.ts";
 export { checkWhen, Job, JobId, JobReply, JobThread, JobWhen, newJobId, nextDue } from "./job.ts";
 /** An agent's jobs, one file each in Agent/schedule/jobs/. */
 export { type JobListing, JobStore } from "./job_store.ts";
+/** The firings of an agent's jobs, one file a (job, due), each step kept before the next. */
+export { FiringRecord, FiringRecords, firingRequest, FiringState, type JobLock } from "./firing_record.ts";
