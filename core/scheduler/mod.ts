@@ -34,3 +34,14 @@ export { checkWhen, Job, JobId, JobReply, JobThread, JobWhen, newJobId, nextDue 
 export { type JobListing, JobStore } from "./job_store.ts";
 /** The firings of an agent's jobs, one file a (job, due), each step kept before the next. */
 export { FiringRecord, FiringRecords, firingRequest, FiringState, type JobLock } from "./firing_record.ts";
+/** Which due of a job fires now, with a catch-up window for dues missed while down. */
+export { beforeFirstDue, type DueToFire, dueToFire } from "./due_to_fire.ts";
+/** What a firing does outside the runner's files, swapped in tests (SCH-1); the runner's own. */
+export { type FiringDriver } from "./firing_driver.ts";
+export { doorDriver } from "./door_driver.ts";
+/** Firing one job, exactly once, each step kept before the next. */
+export { type FiringContext, isFinal, runJob } from "./fire_job.ts";
+/** One agent's jobs, watched and each fired when due. */
+export { AgentSchedule, type AgentScheduleOptions, KEEP_DONE_MS } from "./agent_schedule.ts";
+/** Retrying a firing's step with backoff. */
+export { RETRY_FIRST_MS, RETRY_MAX_MS } from "./retry.ts";
