@@ -52,8 +52,6 @@ export * as services from "./services/mod.ts";
 export { serviceFor } from "./service_plan.ts";
 /** The unix sockets of an agent's socket folder that its bridges listen on. */
 export { SEND_SOCKET, sendSocketPath, STORE_SOCKET, storeSocketPath } from "./sockets.ts";
-/** The way in's one call, `send`, and its client (the harness's and the scheduler's). */
-export { SEND_ACTION, SendAnswer, SendCall, sendOnWayIn, type WayInCaller } from "./way_in_send.ts";
 /** What a role's failed start said, and whether a socket answers yet. */
 export { serviceFailure } from "./service_failure.ts";
 export { socketAnswers, waitForSocket } from "./endpoint_socket.ts";

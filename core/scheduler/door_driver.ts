@@ -1,5 +1,6 @@
 import { LinkError, type LinkPaths } from "../base/mod.ts";
-import { layoutOf, loadSettings, readKey, sendOnWayIn, sendSocketPath } from "../agent/mod.ts";
+import { layoutOf, loadSettings, readKey, sendSocketPath } from "../agent/mod.ts";
+import { sendOnWayIn } from "../../connections/link/mod.ts";
 import { openEndpoint } from "../../connections/mod.ts";
 import { promptAgent } from "../../connections/chat/mod.ts";
 import type { FiringDriver } from "./firing_driver.ts";

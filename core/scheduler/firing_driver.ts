@@ -1,4 +1,4 @@
-import type { SendCall } from "../agent/mod.ts";
+import type { SendCall } from "../../connections/link/mod.ts";
 import type { Job } from "./job.ts";
 
 /**

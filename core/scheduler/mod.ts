@@ -27,7 +27,7 @@ export { startAgentRunner } from "./agent_runner.ts";
 /** The shared bridge's runners, one a time zone. */
 export { RunnerPool, type ScheduledAgent } from "./runner_pool.ts";
 /** Time zones: whether one is known, and the machine's. */
-export { isTimeZone, systemTimeZone } from "./time_zone.ts";
+export { agentTimeZone, isTimeZone, systemTimeZone } from "./time_zone.ts";
 /** A job: its schema, when it is due next, checking when it fires. */
 export { checkWhen, Job, JobId, JobReply, JobThread, JobWhen, newJobId, nextDue } from "./job.ts";
 /** An agent's jobs, one file each in Agent/schedule/jobs/. */
@@ -45,3 +45,14 @@ export { type FiringContext, isFinal, runJob } from "./fire_job.ts";
 export { AgentSchedule, type AgentScheduleOptions, KEEP_DONE_MS } from "./agent_schedule.ts";
 /** Retrying a firing's step with backoff. */
 export { RETRY_FIRST_MS, RETRY_MAX_MS } from "./retry.ts";
+/** The owner's side: `lnk agent schedule list|add|remove`. */
+export {
+  addOwnerJob,
+  listAgentJobs,
+  type ListedJob,
+  OWNER_THREAD,
+  type OwnerWhen,
+  removeAgentJob,
+} from "./owner_jobs.ts";
+/** The schedules of a runner's agents, following its roster. */
+export { RunnerSchedules, type RunnerSchedulesOptions } from "./runner_schedules.ts";

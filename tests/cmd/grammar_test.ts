@@ -53,6 +53,7 @@ const HELP: [string[], string][] = [
       "  status      Say whether an agent runs, its ports, its harness and its sandbox",
       "  logs        Show the logs of an agent's services: its harness, its bridge, its provider's errors",
       "  chat        Talk to an agent from this terminal, on the link connection",
+      "  schedule    See, add and remove the messages scheduled for the agent, yours and its own",
       "  connect     Connect the agent to Telegram, Slack, Discord or Signal, and pair you as its owner",
       "  disconnect  Disconnect a connection from the agent: its settings and its token go",
       "  share       Share a Telegram group, Slack channel or Discord channel with the agent, or admit one person",

@@ -15,7 +15,13 @@ export { STORE_ACTIONS } from "./store_bridge_call.ts";
 export { checkConversationScope, MAX_CONVERSATION_CHARS } from "./conversation_scope.ts";
 /** The way in, `send.sock`: a proven `send` on one of the agent's connections. */
 export { serveWayIn, type ServeWayInOptions, WAY_IN_CAP } from "./serve_way_in.ts";
-/** The way in's call and its client, kept in core/agent so the scheduler sends as the harness does. */
-export { SEND_ACTION, SendAnswer, SendCall, sendOnWayIn, type WayInCaller } from "../../agent/mod.ts";
+/** The way in's call and its client, kept in connections/link so the scheduler sends as the harness does. */
+export {
+  SEND_ACTION,
+  SendAnswer,
+  SendCall,
+  sendOnWayIn,
+  type WayInCaller,
+} from "../../../connections/link/mod.ts";
 /** Whom an agent's bridge serves: the agent, with its key or where to find it. */
 export { type ServedAgent } from "./served_agent.ts";

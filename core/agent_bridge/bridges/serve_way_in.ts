@@ -5,8 +5,15 @@ import {
   type BridgeServer,
   serveBridge,
 } from "../../../link_bridge/mod.ts";
-import { heldDir, holdAnswer, LINK_CONNECTION } from "../../../connections/link/mod.ts";
-import { loadSettings, SEND_ACTION, type SendAnswer, SendCall, sendSocketPath } from "../../agent/mod.ts";
+import {
+  heldDir,
+  holdAnswer,
+  LINK_CONNECTION,
+  SEND_ACTION,
+  type SendAnswer,
+  SendCall,
+} from "../../../connections/link/mod.ts";
+import { loadSettings, sendSocketPath } from "../../agent/mod.ts";
 import { agentKeyFor, type ServedAgent } from "./served_agent.ts";
 
 const log = logger("way-in");

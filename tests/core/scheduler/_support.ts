@@ -1,5 +1,5 @@
 import { LinkError } from "../../../core/base/mod.ts";
-import type { SendCall } from "../../../core/agent/mod.ts";
+import type { SendCall } from "../../../connections/link/mod.ts";
 import {
   type FiringContext,
   type FiringDriver,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AgentKey } from "../base/mod.ts";
+import type { AgentKey } from "../../core/base/mod.ts";
 import { callBridge } from "../../link_bridge/mod.ts";
 
 /** The one action of the way in. */
