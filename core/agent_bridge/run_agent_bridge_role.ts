@@ -12,7 +12,7 @@ import {
   raiseFdLimit,
 } from "../base/mod.ts";
 import { layoutOf, loadAgentConfig, sendSocketPath } from "../agent/mod.ts";
-import { agentTimeZone, type RunnerProcess, startAgentRunner } from "../scheduler/mod.ts";
+import { agentTimeZone, keepAgentRunner } from "../scheduler/mod.ts";
 import { serveStoreBridge, serveWayIn, storeDriverFor } from "./bridges/mod.ts";
 import { agentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
@@ -98,15 +98,18 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   return 0;
 }
 
-/** The agent's own runner; one that cannot start is logged, the bridge carrying on without it. */
+/**
+ * The agent's own runner, started again when it ends unbidden; one that cannot start is logged,
+ * the bridge carrying on without it.
+ */
 async function startRunnerOf(
   paths: LinkPaths,
   settings: AgentSettings,
   named: string | undefined,
-): Promise<RunnerProcess | AsyncDisposable> {
+): Promise<AsyncDisposable> {
   try {
     const zone = await agentTimeZone(Deno.env, named, layoutOf(paths, settings).specToml);
-    return await startAgentRunner(paths, {
+    return await keepAgentRunner(paths, {
       id: settings.id,
       zone,
       wayIn: sendSocketPath(paths, settings.id),

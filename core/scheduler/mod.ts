@@ -23,7 +23,7 @@ export { watchRunnerFile } from "./watch_runner_file.ts";
 /** Starting one runner as a child, ended with its parent. */
 export { type RunnerProcess, startRunner } from "./runner_process.ts";
 /** The runner beside an agent's own bridge. */
-export { startAgentRunner } from "./agent_runner.ts";
+export { keepAgentRunner, type KeptRunner, type RunnerOfAgent, startAgentRunner } from "./agent_runner.ts";
 /** The shared bridge's runners, one a time zone. */
 export { RunnerPool, type ScheduledAgent } from "./runner_pool.ts";
 /** Time zones: whether one is known, and the machine's. */
