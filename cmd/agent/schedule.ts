@@ -8,9 +8,9 @@ async function agentOf(io: Io, name: string | undefined) {
   return { ctx, agent: await resolveAgent(ctx, name) };
 }
 
-/** A time in a zone as a person reads it: "2026-12-24 18:00 CET". */
+/** A time in a zone as a person reads it: "2026-12-24 18:00 Europe/Berlin". */
 function inZone(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat("sv-SE", {
+  const local = new Intl.DateTimeFormat("sv-SE", {
     timeZone: zone,
     year: "numeric",
     month: "2-digit",
@@ -18,8 +18,8 @@ function inZone(iso: string, zone: string): string {
     hour: "2-digit",
     minute: "2-digit",
     hour12: false,
-    timeZoneName: "short",
   }).format(new Date(iso));
+  return `${local} ${zone}`;
 }
 
 const list: Command = {
