@@ -140,7 +140,7 @@ async function fire(
   return record;
 }
 
-/** Sends the kept answer where the job's reply says; the firing is then delivered. */
+/** Sends the kept answer where the job's reply says (SCH-3: the way in, never a chat the harness names). */
 async function deliver(
   record: FiringRecord,
   ctx: FiringContext,

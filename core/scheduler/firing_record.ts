@@ -40,7 +40,7 @@ export function firingRequest(jobId: string, due: number): string {
 }
 
 /**
- * The firings of an agent's jobs, `Agent/schedule/fired/<job>@<due>.json`: a firing is taken by
+ * The firings of an agent's jobs (SCH-1: each fired once), `Agent/schedule/fired/<job>@<due>.json`: taken by
  * creating its file, which only one process can do (a link, which fails when the name exists, so
  * two runners or a restart overlapping the old take it once), and moved on by a rename, so a
  * reader sees one state or the next. Working on a job's firings is done holding the job's lock,

@@ -20,7 +20,7 @@ export interface RunnerSchedulesOptions {
 }
 
 /**
- * The schedules of a runner's agents, one AgentSchedule each, following its roster (PRC-7): an
+ * The schedules of a runner's agents (SCH-6: one runner fires them all), following its roster (PRC-7): an
  * agent put on starts firing its jobs, with its spec's catch-up window and hop cap; one taken off
  * fires nothing new (the roster refuses its firings) and its schedule ends once those under way
  * have; one put back meanwhile starts again after.
