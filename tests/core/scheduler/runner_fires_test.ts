@@ -9,7 +9,9 @@ import {
   writeRunnerFile,
 } from "../../../core/scheduler/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
+import { processTree } from "../../support/agent_processes.ts";
 import {
+  logEntries,
   processesNaming,
   runJson,
   serviceLog,
@@ -21,14 +23,17 @@ import { ownerJob } from "./_support.ts";
 
 type Chat = { earlier: string[]; answer: string };
 
-async function startedAgent(home: TempHome, modelUrl: string): Promise<{ id: string; schedule: string }> {
+async function startedAgent(
+  home: TempHome,
+  modelUrl: string,
+): Promise<{ id: string; schedule: string; agentPid: number }> {
   const { id } = await runJson<{ id: string }>(
     ["agent", "create", "work", "--model-url", modelUrl, "--model", "fake-model"],
     home,
   );
-  await runJson(["agent", "start"], home);
+  const started = await runJson<{ services: { agent: { pid?: number } } }>(["agent", "start"], home);
   const schedule = layoutOf(home.paths, await loadSettings(home.paths, id)).collection("schedule");
-  return { id, schedule };
+  return { id, schedule, agentPid: started.services.agent.pid! };
 }
 
 /** The agent's runner, once it says it started (its bridge starts it once the agent answers). */
@@ -182,6 +187,40 @@ Deno.test("two runners on one agent fire its job once; the other takes the firin
     model.reply("Hi.");
     const chat = await runJson<Chat>(["agent", "chat", "send", "--json", "hello"], home);
     assert.deepEqual(chat.earlier, ["Once."]);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
+Deno.test("kill -9 of the harness mid-answer: the runner asks again with the same request through the door, which wakes a new harness, and the one answer is held once", async () => {
+  await using model = await serveFakeModel({ defaultText: "Answered after the crash." });
+  await using home = await tempHome();
+  const { id, schedule, agentPid } = await startedAgent(home, model.url);
+  try {
+    const held = model.reply("never sent", { hold: true });
+    const job = dueJob(id, "a long one");
+    await new JobStore(schedule).add(job);
+    await held.taken;
+    const harness = (await processTree(agentPid))
+      .filter((p) => / harness serve /.test(` ${p.command} `) || / sandbox relay .* harness /.test(p.command))
+      .at(-1);
+    assert.ok(harness, "the harness runs in the sandbox");
+    const firing = fired(home, id);
+    Deno.kill(harness.pid, "SIGKILL");
+    held.release();
+    await firing;
+    const retried = await logEntries(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg === "Cannot fire a job through the agent's door: it is tried again",
+    );
+    assert.ok(retried.length >= 1, "the lost answer was never retried");
+    const records = await new FiringRecords(schedule).all();
+    assert.deepEqual(records.records.map((r) => [r.job.id, r.state, r.answer]), [
+      [job.id, "delivered", "Answered after the crash."],
+    ]);
+    model.reply("Ok.");
+    const chat = await runJson<Chat>(["agent", "chat", "send", "--json", "and?"], home);
+    assert.deepEqual(chat.earlier, ["Answered after the crash."]);
   } finally {
     await runJson(["agent", "stop"], home);
   }
