@@ -30,11 +30,19 @@ export class InProcessDriver implements FiringDriver {
     this.#clock = clock;
   }
 
-  ask(job: Job, request: string): Promise<string> {
+  /** When set, each ask is taken (`taken` resolved) and answered only once `answer` resolves. */
+  hold: { taken: PromiseWithResolvers<void>; answer: Promise<void> } | undefined;
+
+  async ask(job: Job, request: string): Promise<string> {
     const at = new Date(this.#clock.now()).toISOString();
     this.calls.push({ kind: "ask", to: job.to, request, text: job.text, from: job.from, hops: job.hops, at });
+    if (this.hold) {
+      this.hold.taken.resolve();
+      await this.hold.answer;
+    }
     const failure = this.fail.shift();
-    return failure ? Promise.reject(failure) : Promise.resolve(`Re: ${job.text}`);
+    if (failure) throw failure;
+    return `Re: ${job.text}`;
   }
 
   send(agent: string, call: SendCall): Promise<void> {
