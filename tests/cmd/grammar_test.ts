@@ -70,6 +70,27 @@ const HELP: [string[], string][] = [
     ].join("\n"),
   ],
   [
+    ["agent", "schedule", "--help"],
+    [
+      "See, add and remove the messages scheduled for the agent, yours and its own",
+      "",
+      "Examples:",
+      "  lnk agent schedule list",
+      '  lnk agent schedule add --in 10m "Remind me to call Bo"',
+      "  lnk agent schedule remove j-0123456789abcdefghij",
+      "",
+      "Usage: lnk agent schedule <command> [flags]",
+      "",
+      "Commands:",
+      "  list    List the agent's scheduled jobs, who set each, and when each is next due",
+      "  add     Schedule a message to the agent: at a time, after a delay, or on a cron expression",
+      "  remove  Remove one of the agent's scheduled jobs",
+      "",
+      "Run `lnk agent schedule <command> --help` for a command's flags and examples.",
+      "",
+    ].join("\n"),
+  ],
+  [
     ["agent", "list", "--help"],
     [
       "List your agents",
