@@ -174,7 +174,8 @@ Deno.test("two runners on one agent fire its job once; the other takes the firin
     const records = new FiringRecords(schedule);
     await new JobStore(schedule).add(job);
     await slow.taken;
-    // Whichever took it is killed: the other, or the one the bridge starts again, takes it on.
+    // The bridge's runner is killed, whether it took the firing or waits on the job's lock: either way
+    // the other (or the one the bridge starts again) goes on from the record, and it fires once.
     const taker = (await records.of(job.id))[0];
     assert.equal(taker?.state, "taken");
     Deno.kill(own, "SIGKILL");
