@@ -10,6 +10,7 @@ import { list } from "./list.ts";
 import { logs } from "./logs.ts";
 import { remove } from "./remove.ts";
 import { restore } from "./restore.ts";
+import { schedule } from "./schedule.ts";
 import { secret } from "./secret.ts";
 import { share, unshare } from "./share.ts";
 import { show } from "./show.ts";
@@ -29,6 +30,7 @@ export const agent: Group = {
     status,
     logs,
     chat,
+    schedule,
     connect,
     disconnect,
     share,

@@ -11,7 +11,8 @@ import {
   PORT_TAKEN_EXIT,
   raiseFdLimit,
 } from "../base/mod.ts";
-import { loadAgentConfig } from "../agent/mod.ts";
+import { layoutOf, loadAgentConfig, sendSocketPath } from "../agent/mod.ts";
+import { agentTimeZone, keepAgentRunner } from "../scheduler/mod.ts";
 import { serveStoreBridge, serveWayIn, storeDriverFor } from "./bridges/mod.ts";
 import { agentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
@@ -84,6 +85,8 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   // Each connection is carried from here, outside the sandbox, holding its token (CON-11, CON-12).
   const carrying = new AbortController();
   const carriers = runConnectionBridges(paths, settings, carrying.signal);
+  // Its scheduler runner, this process's child (PRC-5), started once the agent answers.
+  await using _runner = await startRunnerOf(paths, settings, spec.run.time_zone);
   try {
     // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
     // that looks alive with no door.
@@ -93,6 +96,28 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
     await carriers;
   }
   return 0;
+}
+
+/**
+ * The agent's own runner, started again when it ends unbidden; one that cannot start is logged,
+ * the bridge carrying on without it.
+ */
+async function startRunnerOf(
+  paths: LinkPaths,
+  settings: AgentSettings,
+  named: string | undefined,
+): Promise<AsyncDisposable> {
+  try {
+    const zone = await agentTimeZone(Deno.env, named, layoutOf(paths, settings).specToml);
+    return await keepAgentRunner(paths, {
+      id: settings.id,
+      zone,
+      wayIn: sendSocketPath(paths, settings.id),
+    });
+  } catch (err) {
+    log.error("Cannot start the agent's scheduler runner: no job fires", { agent: settings.id, error: err });
+    return { [Symbol.asyncDispose]: () => Promise.resolve() };
+  }
 }
 
 function stoppedBy(signal: AbortSignal): Promise<void> {
