@@ -32,3 +32,13 @@ export { isTimeZone, systemTimeZone } from "./time_zone.ts";
 export { checkWhen, Job, JobId, JobReply, JobThread, JobWhen, newJobId, nextDue } from "./job.ts";
 /** An agent's jobs, one file each in Agent/schedule/jobs/. */
 export { type JobListing, JobStore } from "./job_store.ts";
+/** Link Scheduler's tools, the MCP server the tool proxy serves, and the daily count. */
+export {
+  type CallMeta,
+  DAILY_COUNT_FILE,
+  DailyCount,
+  readCallMeta,
+  SCHEDULER_SERVER,
+  type SchedulerToolsContext,
+  schedulerToolServer,
+} from "./tools/mod.ts";
