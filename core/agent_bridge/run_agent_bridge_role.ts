@@ -17,10 +17,11 @@ import { agentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { type AgentSettings, loadSettings } from "../agent/mod.ts";
 import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
-import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
+import { type InBridgeStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 import { runConnectionBridges } from "./connection_bridges.ts";
+import { serveAgentTools } from "./agent_tools.ts";
 
 const log = logger("bridge");
 
@@ -50,11 +51,13 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const socket = join(paths.net(id), "endpoint.sock");
   const caller = { agentId: id, agentName: settings.name, key };
   const port = settings.ports.endpoint;
+  // Link's tools (SBX-18), outside the sandbox; each start of the sandbox makes its secret.
+  await using tools = await serveAgentTools(paths, settings, spec);
   const door = await openAgentDoor({
     agentId: id,
     port,
     socket,
-    starter: starterFor(settings, { paths, socket }),
+    starter: starterFor(settings, { paths, socket, toolProxy: tools }),
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
     key,
@@ -101,7 +104,10 @@ function stoppedBy(signal: AbortSignal): Promise<void> {
 }
 
 /** The agent started by this bridge itself; a failed start says the error it failed with. */
-function starterFor(agent: AgentSettings, where: { paths: LinkPaths; socket: string }): InBridgeStarter {
+function starterFor(
+  agent: AgentSettings,
+  where: { paths: LinkPaths; socket: string; toolProxy: ToolProxySeat },
+): InBridgeStarter {
   const ctx = agentContext(Deno.env, { home: where.paths.home });
-  return inBridgeStarter(ctx, agent, { socket: where.socket });
+  return inBridgeStarter(ctx, agent, { socket: where.socket, toolProxy: where.toolProxy });
 }

@@ -8,7 +8,6 @@ export {
   serveToolProxy,
   type ServeToolProxyOptions,
   TOOL_CALL_MAX_BYTES,
-  TOOL_PROXY_SOCKET,
   type ToolProxy,
   type ToolServerFactory,
 } from "./serve_tool_proxy.ts";

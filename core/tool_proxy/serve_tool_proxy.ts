@@ -5,9 +5,6 @@ import { newProxySecret } from "../../proxy/mod.ts";
 
 const log = logger("tool-proxy");
 
-/** The tool proxy's socket name in the agent's `.net/<id>/` folder. */
-export const TOOL_PROXY_SOCKET = "tools.sock";
-
 /** The path prefix before the secret, as the agent's egress proxy takes it (SBX-19). */
 const SECRET_PREFIX = "/_link/s/";
 

@@ -159,6 +159,7 @@ async function schedule(
     to: ctx.agentId,
     thread: meta.thread,
     text: args.message,
+    // From the agent itself, never the owner's (SCH-2).
     from: formatPrincipal({ kind: "agent", id: ctx.agentId }),
     hops: meta.hops,
     reply: replyOf(meta.thread),

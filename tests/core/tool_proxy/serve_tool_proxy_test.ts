@@ -3,7 +3,7 @@ import { schedulerFixture } from "../../support/tool_proxy.ts";
 
 const LIST = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
 
-Deno.test("the tool proxy refuses a call without the sandbox's secret, with an old one, and before any start", async () => {
+Deno.test("the tool proxy refuses a call without the sandbox's secret, with an old one, and before any start (SBX-18, SBX-19)", async () => {
   await using f = await schedulerFixture();
   // Before the sandbox's first start there is no secret at all.
   const before = await f.post("/_link/s/anything/scheduler", LIST);
