@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { joinPath } from "../../../../core/base/mod.ts";
+import { readKey } from "../../../../core/agent/mod.ts";
+import { openEndpoint } from "../../../../connections/mod.ts";
 import { DEFAULT_SPEC_TOML } from "../../../../core/spec/mod.ts";
 import { type Job, JobStore } from "../../../../core/scheduler/mod.ts";
 import { type FakeModelRequest, serveFakeModel } from "../../../fakes/fake_model.ts";
@@ -147,6 +149,71 @@ sandboxedTest(
       hops: 1,
       reply: { to: "agent", agent: agent.id, thread: "link:main", from: "agent:bob-1" },
     });
+    await runJson(["agent", "stop"], home);
+  },
+);
+
+/** Sends one message to the agent's endpoint socket as a teammate's firing does, with Link-From and Link-Hops. */
+async function askAsTeammate(
+  home: TempHome,
+  agent: TestAgent,
+  text: string,
+  caller: { from: string; hops: number },
+): Promise<void> {
+  const key = await readKey(home.paths, agent.id);
+  if (!key) throw new Error("The agent has no key bound");
+  const path = joinPath(home.paths.net(agent.id), "endpoint.sock");
+  await using endpoint = await openEndpoint({ path }, {
+    agentId: agent.id,
+    agentName: agent.name,
+    key,
+    ...caller,
+  });
+  const meta = { "link.local/thread": caller.from };
+  await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+  await endpoint.call("session/prompt", {
+    sessionId: caller.from,
+    prompt: [{ type: "text", text }],
+    _meta: meta,
+  });
+}
+
+sandboxedTest(
+  "the hops a message came with (Link-Hops) reach send as _meta, one more on the job, and the cap refuses hop 9 (SCH-9, TEAM-8)",
+  async () => {
+    await using model = await serveFakeModel();
+    await using home = await tempHome();
+    const agent = await createAgent(home, model);
+    await writeTeam(home, [[agent.id, "ann"], ["bob-1", "bo"]]);
+    await runJson(["agent", "start"], home);
+    model.replyToolCall("send", { to: "bo", text: "back to you" });
+    model.reply("Answered.");
+    await askAsTeammate(home, agent, "your turn", { from: "agent:bob-1", hops: 3 });
+    await model.nextRequest();
+    assert.equal(
+      toolResult(await model.nextRequest()),
+      "Sent to bo (crew); the answer comes back to this conversation.",
+    );
+    const [job] = await jobsOf(agent);
+    assert.deepEqual(
+      [job!.to, job!.thread, job!.hops, job!.reply],
+      ["bob-1", `agent:${agent.id}`, 4, {
+        to: "agent",
+        agent: agent.id,
+        thread: "agent:bob-1",
+        from: "agent:bob-1",
+      }],
+    );
+    model.replyToolCall("send", { to: "bo", text: "and on" });
+    model.reply("Stopped.");
+    await askAsTeammate(home, agent, "on and on", { from: "agent:bob-1", hops: 8 });
+    await model.nextRequest();
+    assert.equal(
+      toolResult(await model.nextRequest()),
+      "Cannot send the message: this conversation's message has already travelled 8 hops between agents, " +
+        "and the cap is 8 ([tool.scheduler] hops)\nAnswer in this conversation instead; the chain of messages stops here",
+    );
+    assert.equal((await jobsOf(agent)).length, 1);
     await runJson(["agent", "stop"], home);
   },
 );
