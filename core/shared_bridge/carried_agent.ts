@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Clock, LinkError, logger, parseDuration } from "../base/mod.ts";
 import { isTimeZone, systemTimeZone } from "../scheduler/mod.ts";
 import { loadAgentConfig } from "../agent/mod.ts";
-import { serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
+import { serveAgentTools, serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
 import type { AgentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { layoutOf } from "../agent/mod.ts";
@@ -14,7 +14,7 @@ import {
   runConnectionBridges,
   stoppedAccepting,
 } from "../agent_bridge/mod.ts";
-import { type AgentStarter, inBridgeStarter } from "../agent/launch/mod.ts";
+import { type AgentStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
 
 const log = logger("bridges");
 
@@ -65,22 +65,31 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   }
   await Deno.mkdir(paths.net(id), { recursive: true, mode: 0o700 });
   const socket = join(paths.net(id), "endpoint.sock");
-  const starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s)))(
-    settings,
-    socket,
-  );
-  const caller = { agentId: id, agentName: settings.name, key };
-  const door = await openAgentDoor({
-    agentId: id,
-    port: settings.ports.endpoint,
-    socket,
-    starter,
-    idleAfterMs: parseDuration(spec.run.idle_after),
-    askHarness: () => askHarnessBusy(socket, caller),
-    key,
-    clock: options.clock,
-  });
-  const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
+  // Link's tools (SBX-18), served here; each start of the agent's sandbox makes its secret.
+  const tools = await serveAgentTools(paths, settings, spec);
+  let door: AgentDoor;
+  let starter: AgentStarter;
+  try {
+    starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s, tools)))(
+      settings,
+      socket,
+    );
+    const caller = { agentId: id, agentName: settings.name, key };
+    door = await openAgentDoor({
+      agentId: id,
+      port: settings.ports.endpoint,
+      socket,
+      starter,
+      idleAfterMs: parseDuration(spec.run.idle_after),
+      askHarness: () => askHarnessBusy(socket, caller),
+      key,
+      clock: options.clock,
+    });
+  } catch (err) {
+    await tools.close();
+    throw err;
+  }
+  const held: (AsyncDisposable & { finished: Promise<void> })[] = [door, tools];
   // Its connections, each a `lnk connection bridge` child of this bridge, as its own bridge runs them.
   const carrying = new AbortController();
   let connections = Promise.resolve();
@@ -143,8 +152,13 @@ export async function carryAgent(id: string, start: string, options: CarryOption
  * sandbox as this process's child, its start prepared ahead while it sleeps. A failed start says
  * the error it failed with.
  */
-function bridgeStarterFor(ctx: AgentContext, agent: AgentSettings, socket: string): Promise<AgentStarter> {
-  const starter = inBridgeStarter(ctx, agent, { socket });
+function bridgeStarterFor(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  socket: string,
+  toolProxy: ToolProxySeat,
+): Promise<AgentStarter> {
+  const starter = inBridgeStarter(ctx, agent, { socket, toolProxy });
   void starter.preload();
   return Promise.resolve(starter);
 }
