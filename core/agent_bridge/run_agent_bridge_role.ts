@@ -21,7 +21,7 @@ import { type InBridgeStarter, inBridgeStarter, type ToolProxySeat } from "../ag
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 import { runConnectionBridges } from "./connection_bridges.ts";
-import { serveAgentTools } from "./agent_tools.ts";
+import { AgentTools } from "./agent_tools.ts";
 
 const log = logger("bridge");
 
@@ -52,7 +52,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const caller = { agentId: id, agentName: settings.name, key };
   const port = settings.ports.endpoint;
   // Link's tools (SBX-18), outside the sandbox; each start of the sandbox makes its secret.
-  await using tools = await serveAgentTools(paths, settings, spec);
+  const tools = new AgentTools(paths, settings, spec);
   const door = await openAgentDoor({
     agentId: id,
     port,
@@ -79,6 +79,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const served = { agent: { id, owner: settings.owner }, key, paths };
   await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
   await using wayIn = await serveWayIn(served);
+  await using toolProxy = await tools.serve();
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
   // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
   await door.wake();
@@ -90,7 +91,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   try {
     // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
     // that looks alive with no door.
-    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
+    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn, toolProxy)]);
   } finally {
     carrying.abort();
     await carriers;

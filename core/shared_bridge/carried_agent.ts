@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Clock, LinkError, logger, parseDuration } from "../base/mod.ts";
 import { isTimeZone, systemTimeZone } from "../scheduler/mod.ts";
 import { loadAgentConfig } from "../agent/mod.ts";
-import { serveAgentTools, serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
+import { AgentTools, serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
 import type { AgentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { layoutOf } from "../agent/mod.ts";
@@ -66,30 +66,23 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   await Deno.mkdir(paths.net(id), { recursive: true, mode: 0o700 });
   const socket = join(paths.net(id), "endpoint.sock");
   // Link's tools (SBX-18), served here; each start of the agent's sandbox makes its secret.
-  const tools = await serveAgentTools(paths, settings, spec);
-  let door: AgentDoor;
-  let starter: AgentStarter;
-  try {
-    starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s, tools)))(
-      settings,
-      socket,
-    );
-    const caller = { agentId: id, agentName: settings.name, key };
-    door = await openAgentDoor({
-      agentId: id,
-      port: settings.ports.endpoint,
-      socket,
-      starter,
-      idleAfterMs: parseDuration(spec.run.idle_after),
-      askHarness: () => askHarnessBusy(socket, caller),
-      key,
-      clock: options.clock,
-    });
-  } catch (err) {
-    await tools.close();
-    throw err;
-  }
-  const held: (AsyncDisposable & { finished: Promise<void> })[] = [door, tools];
+  const tools = new AgentTools(paths, settings, spec);
+  const starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s, tools)))(
+    settings,
+    socket,
+  );
+  const caller = { agentId: id, agentName: settings.name, key };
+  const door = await openAgentDoor({
+    agentId: id,
+    port: settings.ports.endpoint,
+    socket,
+    starter,
+    idleAfterMs: parseDuration(spec.run.idle_after),
+    askHarness: () => askHarnessBusy(socket, caller),
+    key,
+    clock: options.clock,
+  });
+  const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
   // Its connections, each a `lnk connection bridge` child of this bridge, as its own bridge runs them.
   const carrying = new AbortController();
   let connections = Promise.resolve();
@@ -104,6 +97,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     const served = { agent: { id, owner: settings.owner }, key, paths };
     held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
     held.push(await serveWayIn(served));
+    held.push(await tools.serve());
     connections = runConnectionBridges(paths, settings, carrying.signal);
   } catch (err) {
     await release();

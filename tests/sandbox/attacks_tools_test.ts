@@ -22,16 +22,17 @@ sandboxedTest(
     const sock = joinPath(home.paths.net(agent.id), "tools.sock");
     // The secret's prefix is put together at run time, so this script's own text never holds it.
     const script = [
-      "L=_link; S=/s/; me=$$",
+      // The tool proxy's address with a secret in it: its port, the prefix, then 43 letters of base64url.
+      'L=_link; S=/s/; me=$$; R="3129/$L$S[A-Za-z0-9_-]{43}"',
       'pids=$(ls /proc | grep -E "^[0-9]+$" | grep -vx "$me")',
-      'n=0; for p in $pids; do cat /proc/$p/environ /proc/$p/cmdline 2>/dev/null | grep -aq "$L$S" && n=$((n+1)); done',
+      'n=0; for p in $pids; do cat /proc/$p/environ /proc/$p/cmdline 2>/dev/null | grep -aqE "$R" && n=$((n+1)); done',
       'echo "find the secret in another process\'s environment or arguments: $n found"',
       "n=0; for p in $pids; do dd if=/proc/$p/mem of=/dev/null bs=1 count=1 skip=65536 2>/dev/null && n=$((n+1)); done",
       'echo "read another process\'s memory: $n readable"',
       'n=0; for p in $pids; do for f in /proc/$p/fd/*; do [ -r "$f" ] && head -c 1 "$f" >/dev/null 2>&1 && n=$((n+1)); done; done',
       "echo \"read another process's open files (the harness's stdin): $n readable\"",
-      'n=$(grep -rlas "$L$S" "$HOME" "$TMPDIR" /tmp 2>/dev/null | wc -l)',
-      'echo "find the secret in a file of Home or the temporary folders: $n found"',
+      'found=$(grep -rlasE "$R" "$HOME" "$TMPDIR" /tmp 2>/dev/null | head -3)',
+      'echo "find the secret in a file of Home or the temporary folders: ${found:-none}"',
       'post() { curl -s -m 10 -o /dev/null -w "%{http_code}" -X POST -H "content-type: application/json" ' +
       '-H "accept: application/json, text/event-stream" ' +
       '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"schedule","arguments":{"message":"x","in":"1m"},' +
@@ -52,7 +53,7 @@ sandboxedTest(
         "find the secret in another process's environment or arguments: 0 found",
         "read another process's memory: 0 readable",
         "read another process's open files (the harness's stdin): 0 readable",
-        "find the secret in a file of Home or the temporary folders: 0 found",
+        "find the secret in a file of Home or the temporary folders: none",
         "call the scheduler with no secret: 403",
         "call the scheduler with a guessed secret: 403",
         "call the tool proxy's socket itself with a guessed secret: 403",
