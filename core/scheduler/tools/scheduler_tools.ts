@@ -261,7 +261,7 @@ async function cancelJob(ctx: SchedulerToolsContext, id: string): Promise<string
   }
   if (job.set_by === "owner") {
     throw new LinkError("REFUSED", `Cannot cancel job ${id}: your owner set it, so only they can remove it`, {
-      hint: "Ask your owner; they can run `lnk agent schedule remove` for it",
+      hint: "Ask your owner to remove it, if it should go",
     });
   }
   const removed = await ctx.jobs.remove(id);

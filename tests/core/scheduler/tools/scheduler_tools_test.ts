@@ -150,7 +150,7 @@ Deno.test("list_jobs and cancel_job see the agent's jobs; an owner's job is not 
   );
   assert.deepEqual(await call(f, "cancel_job", { id: owners.id }), {
     text: `Cannot cancel job ${owners.id}: your owner set it, so only they can remove it\n` +
-      "Ask your owner; they can run `lnk agent schedule remove` for it",
+      "Ask your owner to remove it, if it should go",
     isError: true,
   });
   assert.deepEqual(await call(f, "cancel_job", { id: "j-zzzzzzzzzzzzzzzzzzzz" }), {
