@@ -18,10 +18,11 @@ import { agentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { type AgentSettings, loadSettings } from "../agent/mod.ts";
 import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
-import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
+import { type InBridgeStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 import { runConnectionBridges } from "./connection_bridges.ts";
+import { AgentTools } from "./agent_tools.ts";
 
 const log = logger("bridge");
 
@@ -51,11 +52,13 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const socket = join(paths.net(id), "endpoint.sock");
   const caller = { agentId: id, agentName: settings.name, key };
   const port = settings.ports.endpoint;
+  // Link's tools (SBX-18), outside the sandbox; each start of the sandbox makes its secret.
+  const tools = new AgentTools(paths, settings, spec);
   const door = await openAgentDoor({
     agentId: id,
     port,
     socket,
-    starter: starterFor(settings, { paths, socket }),
+    starter: starterFor(settings, { paths, socket, toolProxy: tools }),
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
     key,
@@ -77,6 +80,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const served = { agent: { id, owner: settings.owner }, key, paths };
   await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
   await using wayIn = await serveWayIn(served);
+  await using toolProxy = await tools.serve();
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
   // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
   await door.wake();
@@ -90,7 +94,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   try {
     // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
     // that looks alive with no door.
-    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
+    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn, toolProxy)]);
   } finally {
     carrying.abort();
     await carriers;
@@ -126,7 +130,10 @@ function stoppedBy(signal: AbortSignal): Promise<void> {
 }
 
 /** The agent started by this bridge itself; a failed start says the error it failed with. */
-function starterFor(agent: AgentSettings, where: { paths: LinkPaths; socket: string }): InBridgeStarter {
+function starterFor(
+  agent: AgentSettings,
+  where: { paths: LinkPaths; socket: string; toolProxy: ToolProxySeat },
+): InBridgeStarter {
   const ctx = agentContext(Deno.env, { home: where.paths.home });
-  return inBridgeStarter(ctx, agent, { socket: where.socket });
+  return inBridgeStarter(ctx, agent, { socket: where.socket, toolProxy: where.toolProxy });
 }

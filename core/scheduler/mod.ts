@@ -56,3 +56,13 @@ export {
 } from "./owner_jobs.ts";
 /** The schedules of a runner's agents, following its roster. */
 export { RunnerSchedules, type RunnerSchedulesOptions } from "./runner_schedules.ts";
+/** Link Scheduler's tools, the MCP server the tool proxy serves, and the daily count. */
+export {
+  type CallMeta,
+  DAILY_COUNT_FILE,
+  DailyCount,
+  readCallMeta,
+  SCHEDULER_SERVER,
+  type SchedulerToolsContext,
+  schedulerToolServer,
+} from "./tools/mod.ts";

@@ -6,15 +6,21 @@
  *   where its user IDs are the workspace's own (`person:slack:T123:U456`).
  * - `chat:<connection>:<id>`: a chat the owner shared (a Telegram group, a Slack channel, a
  *   Discord channel as `<guild>:<channel>`): everyone in it who is not a bot is a member.
- * - `agent:<id>`: another agent, a teammate (TEAM).
+ * - `agent:<id>`: another agent, a teammate (TEAM), or the agent itself setting a message for
+ *   later or a task for its subagent (SCH-2: never the owner).
+ * - `subagent:<job id>`: the agent's own subagent, started by Link Scheduler's `start_subagent`
+ *   as job `<job id>`, answering its parent (SCH-7).
  */
 export type Principal =
   | { kind: "person" | "chat"; connection: string; id: string }
-  | { kind: "agent"; id: string };
+  | { kind: "agent"; id: string }
+  | { kind: "subagent"; id: string };
 
 const CONNECTION = /^[a-z][a-z0-9-]{0,31}$/;
 /** An ID a platform gives: letters, digits, `-`, `_`, `+`, `.`, with `:` between the parts of one. */
 const ID = /^[A-Za-z0-9+_.-]{1,64}(:[A-Za-z0-9+_.-]{1,64}){0,2}$/;
+/** A job's id, as Link Scheduler makes it (core/scheduler/job.ts). */
+const JOB_ID = /^j-[a-z0-9]{20}$/;
 
 /** Reads a principal; undefined for a word that is not one. */
 export function parsePrincipal(text: string): Principal | undefined {
@@ -22,6 +28,10 @@ export function parsePrincipal(text: string): Principal | undefined {
   if (kind === "agent") {
     const id = rest.join(":");
     return ID.test(id) && !id.includes(":") ? { kind, id } : undefined;
+  }
+  if (kind === "subagent") {
+    const id = rest.join(":");
+    return JOB_ID.test(id) ? { kind, id } : undefined;
   }
   if (kind !== "person" && kind !== "chat") return undefined;
   const [connection = "", ...parts] = rest;
@@ -32,9 +42,8 @@ export function parsePrincipal(text: string): Principal | undefined {
 
 /** Writes a principal as `[access] message` and `Link-From` hold it. */
 export function formatPrincipal(principal: Principal): string {
-  return principal.kind === "agent"
-    ? `agent:${principal.id}`
-    : `${principal.kind}:${principal.connection}:${principal.id}`;
+  if (principal.kind === "agent" || principal.kind === "subagent") return `${principal.kind}:${principal.id}`;
+  return `${principal.kind}:${principal.connection}:${principal.id}`;
 }
 
 /** Who a connection answers besides its owner, read from `[access] message` (ACS-1, CON-8). */
@@ -51,7 +60,7 @@ export function accessFor(connection: string, message: readonly string[]): ChatA
   const persons = new Set<string>();
   for (const word of message) {
     const p = parsePrincipal(word);
-    if (!p || p.kind === "agent" || p.connection !== connection) continue;
+    if (!p || p.kind === "agent" || p.kind === "subagent" || p.connection !== connection) continue;
     (p.kind === "chat" ? chats : persons).add(p.id);
   }
   return { chats, persons };
