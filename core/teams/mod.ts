@@ -17,3 +17,5 @@ export {
   TeamMember,
   TeamName,
 } from "./team_file.ts";
+/** The one writer of team files (TEAM-2): a team made, its members changed, under its lock. */
+export { changeTeam, checkTeamName, createTeam } from "./team_store.ts";
