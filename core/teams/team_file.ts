@@ -68,15 +68,26 @@ export function parseTeam(team: string, path: string, text: string): Team {
   const raw = parseToml(text, path);
   const members = Array.isArray(raw.member) ? raw.member : [];
   members.forEach((m, i) => {
+    const line = memberLine(text, i);
     if (m && typeof m === "object" && "role" in m) {
       throw new LinkError(
         "CONFIG_INVALID",
-        `Cannot load "${path}": member ${i + 1} has a "role"; a team member takes "purpose"`,
+        `Cannot load "${path}": line ${line}: member ${i + 1} has a "role"; a team member takes "purpose"`,
         {
           hint:
             `Rename "role" to "purpose" in ${path}, or set it with \`lnk agent team add ${team} <agent> --purpose "..."\``,
         },
       );
+    }
+    const checked = TeamMember.safeParse(m);
+    if (!checked.success) {
+      const problems = checked.error.issues.map((issue) =>
+        `key "member.${[i, ...issue.path].join(".")}": ${issue.message}`
+      );
+      throw new LinkError("CONFIG_INVALID", `Cannot load "${path}": line ${line}: ${problems.join("; ")}`, {
+        hint: `Fix member ${i + 1} of the team's file, or make it again with \`lnk agent team\`:\n` +
+          problems.map((p) => `  ${path}:${line}: ${p}`).join("\n"),
+      });
     }
   });
   const file = validateToml(
@@ -86,6 +97,16 @@ export function parseTeam(team: string, path: string, text: string): Team {
     "Fix the team's file, or make it again with `lnk agent team`",
   );
   return { ...file, name: team, path };
+}
+
+/** The line (1-based) of the `[[member]]` header of member `index`, or 1. */
+function memberLine(text: string, index: number): number {
+  let seen = -1;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*\[\[\s*member\s*\]\]/.test(lines[i]!) && ++seen === index) return i + 1;
+  }
+  return 1;
 }
 
 /**
