@@ -16,6 +16,7 @@ import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
+import { team } from "./team.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
@@ -39,5 +40,6 @@ export const agent: Group = {
     deny,
     secret,
     harness,
+    team,
   },
 };

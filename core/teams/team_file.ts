@@ -147,17 +147,40 @@ export interface Teammate extends TeamMember {
   team: string;
 }
 
-/** The agent's teammates over every team it is on (itself never among them). */
-export async function teammatesOf(paths: LinkPaths, agentId: string): Promise<Teammate[]> {
+/** The agent's teammates over every team it is on (itself never among them); with `owner`, only its teams. */
+export async function teammatesOf(
+  paths: LinkPaths,
+  agentId: string,
+  options: { owner?: string } = {},
+): Promise<Teammate[]> {
   const mates: Teammate[] = [];
   for (const team of await readTeams(paths)) {
+    if (options.owner !== undefined && team.owner !== options.owner) continue;
     if (!team.member.some((m) => m.id === agentId)) continue;
     for (const m of team.member) if (m.id !== agentId) mates.push({ ...m, team: team.name });
   }
   return mates;
 }
 
+/**
+ * The teams two agents share now, read afresh (TEAM-7); with `owner`, only teams of that owner
+ * (TEAM-3: a message crosses only between one owner's agents).
+ */
+export async function sharedTeams(
+  paths: LinkPaths,
+  a: string,
+  b: string,
+  options: { owner?: string } = {},
+): Promise<string[]> {
+  return (await teammatesOf(paths, a, options)).filter((m) => m.id === b).map((m) => m.team);
+}
+
 /** Whether two agents share a team now, read afresh (TEAM-7). */
-export async function shareTeam(paths: LinkPaths, a: string, b: string): Promise<boolean> {
-  return (await teammatesOf(paths, a)).some((m) => m.id === b);
+export async function shareTeam(
+  paths: LinkPaths,
+  a: string,
+  b: string,
+  options: { owner?: string } = {},
+): Promise<boolean> {
+  return (await sharedTeams(paths, a, b, options)).length > 0;
 }

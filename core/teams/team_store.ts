@@ -13,13 +13,13 @@ import { parseTeam, type Team, teamFilePath, type TeamMember, TeamName } from ".
  * Changes one team's file under its lock (TEAM-2: `lnk agent team` alone writes it): read, change,
  * write atomically (0600), so two commands at once never lose each other's change. A file edited by
  * hand into nonsense is refused naming its line, and left as it was. `change` returns the members
- * the file holds next; the owner, the folder and `[spec]` (its lines as written, comments kept)
- * stay as they were.
+ * the file holds next, and its owner if that changes (a team with no member takes its first
+ * member's); the folder and `[spec]` (its lines as written, comments kept) stay as they were.
  */
 export async function changeTeam(
   paths: LinkPaths,
   team: string,
-  change: (team: Team) => TeamMember[] | Promise<TeamMember[]>,
+  change: (team: Team) => TeamChange | Promise<TeamChange>,
 ): Promise<Team> {
   checkTeamName(team);
   using _lock = await lockTeams(paths, team);
@@ -27,11 +27,17 @@ export async function changeTeam(
   const text = await readTextIfExists(path);
   if (text === undefined) throw noTeam(team);
   const before = parseTeam(team, path, text);
-  const members = await change(before);
-  const next = teamText(before, members, specLines(text));
+  const { member, owner } = await change(before);
+  const next = teamText({ ...before, owner: owner ?? before.owner }, member, specLines(text));
   const after = parseTeam(team, path, next);
   await atomicWrite(path, next, { mode: 0o600 });
   return after;
+}
+
+/** What a change of a team's file sets: its members, and its owner when it changes. */
+export interface TeamChange {
+  member: TeamMember[];
+  owner?: string;
 }
 
 /**

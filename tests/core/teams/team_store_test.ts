@@ -16,7 +16,7 @@ Deno.test("team store: a team is made 0700 with its file 0600, members changed k
       made.path,
       `${await Deno.readTextFile(made.path)}\n# the team's own\n[spec.tool.scheduler]\nhops = 3 # fewer\n`,
     );
-    await changeTeam(paths, "lab", () => [{ id: "a1", name: "ann", purpose: "writes" }]);
+    await changeTeam(paths, "lab", () => ({ member: [{ id: "a1", name: "ann", purpose: "writes" }] }));
     const text = await Deno.readTextFile(made.path);
     assert.match(text, /\[spec\.tool\.scheduler\]\nhops = 3 # fewer\n$/);
     const read = await readTeam(paths, "lab");
@@ -36,10 +36,12 @@ Deno.test("team store: a team is made 0700 with its file 0600, members changed k
     );
     await Deno.writeTextFile(made.path, `owner = "o1"\nfolder = "/x"\n[[member]]\nid = "a1"\nname = "ann"\n`);
     await assert.rejects(
-      () => changeTeam(paths, "lab", (t) => t.member),
+      () => changeTeam(paths, "lab", (t) => ({ member: t.member })),
       (err: Error & { code?: string }) => err.code === "CONFIG_INVALID" && /line 3/.test(err.message),
     );
-    await assert.rejects(() => changeTeam(paths, "none", (t) => t.member), { code: "CONFIG_INVALID" });
+    await assert.rejects(() => changeTeam(paths, "none", (t) => ({ member: t.member })), {
+      code: "CONFIG_INVALID",
+    });
   } finally {
     await Deno.remove(home, { recursive: true });
   }
