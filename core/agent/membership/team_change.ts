@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { atomicWrite, LinkError, lockFile, readTextIfExists } from "../../base/mod.ts";
 import { DEFAULT_SANDBOX_TOML, editSandboxToml, parseSandboxSpec } from "../../../sandbox/mod.ts";
 import {
@@ -64,6 +65,11 @@ export async function addToTeam(
   const before = await mustReadTeam(ctx, team);
   checkOwner(before, agent);
   const entry: TeamMember = { id: agent.id, name: member.name, purpose: member.purpose };
+  // The folders it is granted are there at its next start, so the grant holds (a missing one is skipped).
+  for (const name of [...member.grant?.read ?? [], ...member.grant?.write ?? []]) {
+    if (name.startsWith("/") || name.split("/").includes("..")) continue; // refused below, naming the key
+    await Deno.mkdir(join(before.folder, name), { recursive: true, mode: 0o700 });
+  }
   const file = await writeTeamGrant(ctx, agent, team, member.grant ?? "all");
   const after = await changeTeam(ctx.paths, team, (now) => {
     checkOwner(now, agent);
