@@ -4,6 +4,9 @@ import { LinkPaths } from "../../../../core/base/mod.ts";
 import { saveSettings } from "../../../../core/agent/mod.ts";
 import { checkTeammate, serveDoor } from "../../../../core/agent_bridge/door/mod.ts";
 import { changeTeam, createTeam } from "../../../../core/teams/mod.ts";
+import { openEndpoint } from "../../../../connections/mod.ts";
+import { serveFakeModel } from "../../../fakes/fake_model.ts";
+import { harnessFixture, prompt } from "../../../support/harness_fixture.ts";
 
 const A = { id: "aaaaaa1", name: "ann", owner: "local-o" };
 const B = { id: "bbbbbb2", name: "bo", owner: "local-o" };
@@ -165,3 +168,44 @@ async function readAll(conn: Deno.Conn): Promise<string> {
     got += new TextDecoder().decode(buf.subarray(0, n));
   }
 }
+
+Deno.test("A's message through B's door, proved with B's key as the runner proves it, reaches B's Link Harness; A taken off the team, the next is refused at once, B still running (TEAM-7)", async () => {
+  await using home = await teamHome();
+  await using model = await serveFakeModel();
+  await using harness = await harnessFixture(model, { agents: [{ id: B.id, owner: B.owner, name: B.name }] });
+  await using door = serveDoor({
+    port: 0,
+    target: () => Promise.resolve(harness.socket),
+    checkFrom: (from) => checkTeammate(home.paths, B, from),
+  });
+  const fromA = () =>
+    openEndpoint({ port: door.port }, {
+      agentId: B.id,
+      agentName: B.name,
+      key: harness.keys[0]!,
+      from: `agent:${A.id}`,
+    });
+  model.reply("Got it, ann");
+  {
+    await using endpoint = await fromA();
+    const sent = await prompt(endpoint, "hello from ann", { thread: `agent:${A.id}` });
+    assert.deepEqual(sent.result, { kind: "answered", text: "Got it, ann", stopReason: "end_turn" });
+  }
+  assert.equal(model.requests.length, 1);
+
+  await changeTeam(home.paths, "lab", (t) => ({ member: t.member.filter((m) => m.id !== A.id) }));
+  {
+    await using endpoint = await fromA();
+    await assert.rejects(() => prompt(endpoint, "hello again", { thread: `agent:${A.id}` }), {
+      code: "REFUSED",
+    });
+  }
+  assert.equal(model.requests.length, 1, "the harness was never asked");
+  model.reply("Still here");
+  await using owner = await openEndpoint({ port: door.port }, {
+    agentId: B.id,
+    agentName: B.name,
+    key: harness.keys[0]!,
+  });
+  assert.equal((await prompt(owner, "you there?")).text, "Still here");
+});
