@@ -108,3 +108,28 @@ Deno.test("lnk agent team add refuses an agent of another owner, naming both (TE
   assert.equal(added.code, 1);
   assert.match(added.stderr, /takes "purpose"/);
 });
+
+Deno.test("lnk agent team add and remove restart the running members, and leave stopped ones stopped (TEAM-9)", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "main", "--harness", "mini"], home);
+  await runJson(["agent", "create", "work", "--harness", "mini"], home);
+  await runJson(["agent", "start", "--agent", "main"], home);
+  await runJson(["agent", "team", "create", "lab"], home);
+  const state = async (agent: string) =>
+    (await runJson<{ state: string }>(["agent", "status", "--agent", agent], home)).state;
+  const added = await runJson<{ restarted: string[] }>(
+    ["agent", "team", "add", "lab", "main", "--purpose", "Plans"],
+    home,
+  );
+  assert.deepEqual(added.restarted, ["main"]);
+  const work = await runJson<{ restarted: string[] }>(
+    ["agent", "team", "add", "lab", "work", "--purpose", "Does"],
+    home,
+  );
+  assert.deepEqual(work.restarted, ["main"], "a teammate that runs starts with the new team");
+  assert.deepEqual([await state("main"), await state("work")], ["running", "stopped"]);
+  const removed = await runJson<{ restarted: string[] }>(["agent", "team", "remove", "lab", "work"], home);
+  assert.deepEqual(removed.restarted, ["main"]);
+  assert.deepEqual([await state("main"), await state("work")], ["running", "stopped"]);
+  await runJson(["agent", "stop", "--agent", "main"], home);
+});
