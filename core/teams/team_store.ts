@@ -7,7 +7,7 @@ import {
   readTextIfExists,
   stringifyToml,
 } from "../base/mod.ts";
-import { parseTeam, type Team, teamFilePath, type TeamMember, TeamName } from "./team_file.ts";
+import { parseTeam, readTeams, type Team, teamFilePath, type TeamMember, TeamName } from "./team_file.ts";
 
 /**
  * Changes one team's file under its lock (TEAM-2: `lnk agent team` alone writes it): read, change,
@@ -64,15 +64,7 @@ export async function createTeam(
       hint: "Give the folder from the root, like /srv/teams/" + team,
     });
   }
-  if (folder.startsWith(`${paths.lnk}/`) || folder === paths.lnk) {
-    throw new LinkError(
-      "REFUSED",
-      `Cannot create team "${team}": its folder would be inside "${paths.lnk}"`,
-      {
-        hint: "Pick a folder outside Link's own state",
-      },
-    );
-  }
+  await checkFolder(paths, team, folder.replace(/\/+$/, "") || "/");
   await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
   await Deno.chmod(folder, 0o700);
   const made: Team = { name: team, path, owner: options.owner, folder, member: [] };
@@ -80,6 +72,33 @@ export async function createTeam(
   parseTeam(team, path, text);
   await atomicWrite(path, text, { mode: 0o600 });
   return made;
+}
+
+/**
+ * A team's own folder is one no grant of it could widen: not your home or above it, not in Link's
+ * state, ~/.config or the agents' folders, not ~/Link/Teams or another team's place in it, and
+ * neither in nor around another team's folder.
+ */
+async function checkFolder(paths: LinkPaths, team: string, folder: string): Promise<void> {
+  const within = (path: string, root: string) => root === "/" || path === root || path.startsWith(`${root}/`);
+  const own = join(paths.teamFolders, team);
+  const why = within(paths.home, folder)
+    ? "your home is in it"
+    : [paths.lnk, paths.config, paths.agentFolders].find((root) => within(folder, root))
+    ? "Link hides it from every sandbox"
+    : within(paths.teamFolders, folder) || (within(folder, paths.teamFolders) && !within(folder, own))
+    ? `it is not ${own}, the team's own place in ~/Link/Teams`
+    : undefined;
+  const other = why
+    ? undefined
+    : (await readTeams(paths)).find((t) =>
+      within(folder, t.folder.replace(/\/+$/, "")) || within(t.folder.replace(/\/+$/, ""), folder)
+    );
+  const reason = why ?? (other && `it overlaps the folder of team "${other.name}"`);
+  if (reason === undefined) return;
+  throw new LinkError("REFUSED", `Cannot create team "${team}" sharing "${folder}": ${reason}`, {
+    hint: `Leave out --folder (the team then shares ${own}), or pick a folder of its own`,
+  });
 }
 
 /** The team's name checked as a file's and a folder's name. */

@@ -46,3 +46,36 @@ Deno.test("team store: a team is made 0700 with its file 0600, members changed k
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("team store: a team's folder is refused where a grant of it would widen the sandbox", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const paths = new LinkPaths(home);
+    await createTeam(paths, "lab", { owner: "o1", folder: `${home}/shared/lab` });
+    for (
+      const folder of [
+        home,
+        "/",
+        `${home}/.lnk/x`,
+        `${home}/.config`,
+        `${home}/Link/Agents/main/Home`,
+        `${home}/Link/Teams`,
+        `${home}/Link/Teams/lab`,
+        `${home}/shared`,
+        `${home}/shared/lab/inner`,
+      ]
+    ) {
+      await assert.rejects(
+        () => createTeam(paths, "two", { owner: "o1", folder }),
+        { code: "REFUSED" },
+        folder,
+      );
+    }
+    assert.equal(
+      (await createTeam(paths, "two", { owner: "o1", folder: `${home}/Link/Teams/two` })).name,
+      "two",
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
