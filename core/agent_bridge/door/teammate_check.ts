@@ -29,7 +29,15 @@ export async function checkTeammate(
       `Cannot take a message for agent "${agent.name}": it says ${from.length} senders (Link-From)`,
     );
   }
-  const principal = parsePrincipal(from[0] ?? "");
+  const said = from[0] ?? "";
+  const principal = parsePrincipal(said);
+  // One that looks like an agent and does not read as one is no agent's: never passed on as one.
+  if (principal === undefined && /^\s*agent\s*:/i.test(said)) {
+    return new LinkError(
+      "REFUSED",
+      `Cannot take a message for agent "${agent.name}": its sender "${said}" is not an agent's ID`,
+    );
+  }
   if (principal?.kind !== "agent" || principal.id === agent.id) return undefined;
   const sender = await ownerOf(paths, principal.id);
   if (sender === agent.owner && await shareTeam(paths, agent.id, principal.id, { owner: agent.owner })) {

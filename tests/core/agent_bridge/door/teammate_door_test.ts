@@ -138,6 +138,9 @@ Deno.test("attack: a stranger's head split across writes, or sent with two sende
       ["two senders, a teammate's first", [
         `POST /acp HTTP/1.1\r\nHost: agent\r\nLink-From: agent:${A.id}\r\nLink-From: agent:${C.id}\r\nContent-Length: 0\r\n\r\n`,
       ]],
+      ["a sender that looks like an agent and is none", [
+        `POST /acp HTTP/1.1\r\nHost: agent\r\nLink-From: Agent:${A.id.toUpperCase()}\r\nContent-Length: 0\r\n\r\n`,
+      ]],
       ["a sender of another owner's team with it", [
         `POST /acp HTTP/1.1\r\nHost: agent\r\nLink-From: agent:${C.id}\r\nContent-Length: 0\r\n\r\n`,
       ]],
