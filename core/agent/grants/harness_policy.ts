@@ -96,7 +96,7 @@ export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Pr
   const layer = await loadHarnessLayer(paths, agent.harness);
   const layered = layer ? applyGrants(agentSpec, widening(agentSpec, layer.flags), "allow").spec : agentSpec;
   const teams = await teamsOf(paths, agent);
-  const spec = { ...layered, teams: onlyTeams(layered.teams, teams.mine) };
+  const spec = grantedTeamsOnly(layered, teams.mine);
   const keepsLayout = KNOWN[agent.harness]?.builtIn ?? false;
   return {
     agent,
@@ -136,11 +136,11 @@ async function teamsOf(
 }
 
 /** A grant of a team the agent is not on gives nothing (TEAM-13: the grant needs the membership). */
-function onlyTeams(
-  grants: SandboxSpec["teams"],
-  mine: Readonly<Record<string, string>>,
-): SandboxSpec["teams"] {
-  return Object.fromEntries(Object.entries(grants).filter(([team]) => mine[team] !== undefined));
+export function grantedTeamsOnly(spec: SandboxSpec, mine: Readonly<Record<string, string>>): SandboxSpec {
+  return {
+    ...spec,
+    teams: Object.fromEntries(Object.entries(spec.teams).filter(([team]) => mine[team] !== undefined)),
+  };
 }
 
 async function otherHomes(ctx: AgentContext, agent: AgentSettings): Promise<string[]> {

@@ -76,6 +76,9 @@ Deno.test("lnk agent team: create, add (whole folder by default, or named folder
   );
   assert.equal(same.code, 1);
   assert.match(same.stderr, /another member has that name/);
+  // A grant of a team it is not on, left by hand, gives nothing and stops no other change (TEAM-13).
+  await Deno.writeTextFile(work.file, `${original}\n[teams.lab]\nall = true\n`);
+  assert.equal((await runCli(["agent", "allow", "--agent", "work", "--tcp", "github.com:22"], home)).code, 0);
 });
 
 Deno.test("lnk agent team add refuses an agent of another owner, naming both (TEAM-3), and a hand-edited team file names its line (TEAM-4)", async () => {
