@@ -65,8 +65,17 @@ export async function createTeam(
     });
   }
   await checkFolder(paths, team, folder.replace(/\/+$/, "") || "/");
-  await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
-  await Deno.chmod(folder, 0o700);
+  // Made 0700; a folder there already is the person's, its mode theirs (it is never chmodded).
+  const there = await Deno.lstat(folder).then((s) => s, () => undefined);
+  if (there && !there.isDirectory) {
+    throw new LinkError("REFUSED", `Cannot create team "${team}" sharing "${folder}": it is not a folder`, {
+      hint: "Pick a folder, or a path where none is yet",
+    });
+  }
+  if (!there) {
+    await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    await Deno.chmod(folder, 0o700); // the umask may have narrowed it at mkdir; never widened
+  }
   const made: Team = { name: team, path, owner: options.owner, folder, member: [] };
   const text = teamText(made, [], "");
   parseTeam(team, path, text);
