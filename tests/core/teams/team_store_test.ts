@@ -75,6 +75,11 @@ Deno.test("team store: a team's folder is refused where a grant of it would wide
       (await createTeam(paths, "two", { owner: "o1", folder: `${home}/Link/Teams/two` })).name,
       "two",
     );
+    // A folder there already is the person's: its mode is left as it is.
+    await Deno.mkdir(`${home}/mine`, { mode: 0o755 });
+    await Deno.chmod(`${home}/mine`, 0o755);
+    await createTeam(paths, "three", { owner: "o1", folder: `${home}/mine` });
+    assert.equal((await Deno.stat(`${home}/mine`)).mode! & 0o777, 0o755);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
