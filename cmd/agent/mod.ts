@@ -17,6 +17,7 @@ import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
+import { team } from "./team.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
@@ -41,5 +42,6 @@ export const agent: Group = {
     deny,
     secret,
     harness,
+    team,
   },
 };

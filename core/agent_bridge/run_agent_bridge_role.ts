@@ -62,6 +62,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
     key,
+    teams: { paths, agent: { id, name: settings.name, owner: settings.owner } },
   }).catch((err) => {
     if (!isLinkError(err, "PORT_UNAVAILABLE")) throw err;
     return err;

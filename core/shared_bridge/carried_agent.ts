@@ -81,6 +81,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     askHarness: () => askHarnessBusy(socket, caller),
     key,
     clock: options.clock,
+    teams: { paths, agent: { id, name: settings.name, owner: settings.owner } },
   });
   const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
   // Its connections, each a `lnk connection bridge` child of this bridge, as its own bridge runs them.

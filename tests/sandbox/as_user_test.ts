@@ -23,6 +23,7 @@ const SUITES = [
   "protected_places_test.ts",
   "attacks_connections_test.ts",
   "attacks_tools_test.ts",
+  "teams_test.ts",
 ];
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const WHY_NOT = NO_BWRAP ?? await otherUsersUnavailable();
