@@ -7,12 +7,17 @@
  * - `chat:<connection>:<id>`: a chat the owner shared (a Telegram group, a Slack channel, a
  *   Discord channel as `<guild>:<channel>`): everyone in it who is not a bot is a member.
  * - `agent:<id>`: another agent, a teammate (TEAM).
+ * - `webhook:<name>`: a post to one of the agent's webhooks (WHK-4, WHK-5), a stranger whatever its
+ *   sift said.
  */
 export type Principal =
   | { kind: "person" | "chat"; connection: string; id: string }
-  | { kind: "agent"; id: string };
+  | { kind: "agent"; id: string }
+  | { kind: "webhook"; name: string };
 
 const CONNECTION = /^[a-z][a-z0-9-]{0,31}$/;
+/** A webhook's name: a word of the URL's path, `/<name>`. */
+export const WEBHOOK_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 /** An ID a platform gives: letters, digits, `-`, `_`, `+`, `.`, with `:` between the parts of one. */
 const ID = /^[A-Za-z0-9+_.-]{1,64}(:[A-Za-z0-9+_.-]{1,64}){0,2}$/;
 
@@ -23,6 +28,10 @@ export function parsePrincipal(text: string): Principal | undefined {
     const id = rest.join(":");
     return ID.test(id) && !id.includes(":") ? { kind, id } : undefined;
   }
+  if (kind === "webhook") {
+    const name = rest.join(":");
+    return WEBHOOK_NAME.test(name) ? { kind, name } : undefined;
+  }
   if (kind !== "person" && kind !== "chat") return undefined;
   const [connection = "", ...parts] = rest;
   const id = parts.join(":");
@@ -32,9 +41,9 @@ export function parsePrincipal(text: string): Principal | undefined {
 
 /** Writes a principal as `[access] message` and `Link-From` hold it. */
 export function formatPrincipal(principal: Principal): string {
-  return principal.kind === "agent"
-    ? `agent:${principal.id}`
-    : `${principal.kind}:${principal.connection}:${principal.id}`;
+  if (principal.kind === "agent") return `agent:${principal.id}`;
+  if (principal.kind === "webhook") return `webhook:${principal.name}`;
+  return `${principal.kind}:${principal.connection}:${principal.id}`;
 }
 
 /** Who a connection answers besides its owner, read from `[access] message` (ACS-1, CON-8). */
@@ -51,7 +60,7 @@ export function accessFor(connection: string, message: readonly string[]): ChatA
   const persons = new Set<string>();
   for (const word of message) {
     const p = parsePrincipal(word);
-    if (!p || p.kind === "agent" || p.connection !== connection) continue;
+    if (!p || p.kind === "agent" || p.kind === "webhook" || p.connection !== connection) continue;
     (p.kind === "chat" ? chats : persons).add(p.id);
   }
   return { chats, persons };
