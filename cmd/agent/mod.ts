@@ -16,6 +16,7 @@ import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
+import { webhook } from "./webhook.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
@@ -38,6 +39,7 @@ export const agent: Group = {
     allow,
     deny,
     secret,
+    webhook,
     harness,
   },
 };

@@ -38,3 +38,5 @@ export {
   type WebhookInfo,
   type WebhookSecret,
 } from "./manage_webhooks.ts";
+/** `lnk tunnel open --public` (WHK-8): an explicit step through ssh or cloudflared. */
+export { openTunnel, type TunnelOptions } from "./open_tunnel.ts";
