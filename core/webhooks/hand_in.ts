@@ -1,4 +1,4 @@
-import { logger } from "../base/mod.ts";
+import { logger, sha256Hex } from "../base/mod.ts";
 import {
   type AskCaller,
   type EndpointAddress,
@@ -38,9 +38,13 @@ export async function handIn(
   message: WebhookMessage,
 ): Promise<HandedIn> {
   const from = `webhook:${message.hook}`;
+  // The harness takes a request id of 200 characters at most: a longer post id goes as its hash.
+  const request = `${from}:${message.id}`.length <= 200
+    ? `${from}:${message.id}`
+    : `${from}:sha256:${sha256Hex(message.id)}`;
   const meta = {
     "link.local/thread": from,
-    "link.local/request": `${from}:${message.id}`,
+    "link.local/request": request,
     "link.local/tools": [...message.tools],
   };
   let endpoint: ProvenEndpoint;

@@ -171,3 +171,17 @@ Deno.test("the listener says nothing of what is not a hook (404), takes only POS
   assert.deepEqual(res, { status: 400, text: "Refused: no X-GitHub-Delivery\n" });
   assert.equal(model.requests.length, 0);
 });
+
+Deno.test("a post id as long as a header may give is taken, its request id made short enough for the harness", async () => {
+  await using model = await serveFakeModel({ defaultText: "Ok." });
+  await using hooks = await listening(model);
+  const id = "k".repeat(200);
+  const post = {
+    method: "POST",
+    body: "long",
+    headers: { Authorization: "Bearer plain-secret", "Idempotency-Key": id },
+  };
+  assert.equal((await hooks.post("/plain", post)).status, 202);
+  await model.nextRequest();
+  assert.equal((await hooks.post("/plain", post)).status, 409);
+});
