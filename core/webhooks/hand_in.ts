@@ -1,4 +1,5 @@
 import { logger, sha256Hex } from "../base/mod.ts";
+import { ackKept, listKept } from "../../connections/link/mod.ts";
 import {
   type AskCaller,
   type EndpointAddress,
@@ -64,11 +65,18 @@ export async function handIn(
   });
   const taken = await Promise.race([accepted.promise, turn.then(() => true, () => false)]);
   const finished = turn.then(
-    () => {},
+    async (res) => {
+      // The answers of a webhook's thread go to no one (WHK-5): those the harness kept because no
+      // one read them (a bridge stopped mid-turn) are let go after each turn, never left to pile up.
+      if (!res.steered) await ackKept(endpoint, (await listKept(endpoint, from)).map((k) => k.id));
+    },
     (err) => {
       if (!taken) log.warn("The agent refused a webhook's post", { hook: message.hook, why: String(err) });
     },
-  ).finally(close);
+  ).catch((err) =>
+    log.debug("Cannot let a webhook's kept answers go", { hook: message.hook, why: String(err) })
+  )
+    .finally(close);
   return { taken, finished, close };
 }
 

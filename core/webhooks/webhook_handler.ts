@@ -32,6 +32,8 @@ export interface WebhookHandlerOptions {
 /** The listener's handler, with the turns it handed in still being read; disposing closes them. */
 export interface WebhookHandler extends AsyncDisposable {
   handle(req: Request): Promise<Response>;
+  /** Resolves once every turn handed in so far has been read to its end. */
+  idle(): Promise<void>;
 }
 
 /**
@@ -102,6 +104,9 @@ export function webhookHandler(options: WebhookHandlerOptions): WebhookHandler {
         log.error("A webhook's post failed", { why: String(err) });
         return text(503, "The post could not be handed in: send it again later");
       }),
+    async idle() {
+      while (turns.size) await Promise.all([...turns].map((t) => t.finished));
+    },
     async [Symbol.asyncDispose]() {
       for (const turn of turns) turn.close();
       await Promise.all([...turns].map((t) => t.finished));

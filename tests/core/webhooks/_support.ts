@@ -49,6 +49,8 @@ export interface Listening extends AsyncDisposable {
   harnessDown(): Promise<void>;
   harnessUp(): Promise<void>;
   post(path: string, init: RequestInit): Promise<{ status: number; text: string }>;
+  /** Resolves once every turn handed in so far has been read to its end. */
+  idle(): Promise<void>;
 }
 
 /** Hooks `gh` (github) and `plain` (secret), their secrets "gh-secret" and "plain-secret". */
@@ -93,6 +95,7 @@ export async function listening(
         handIn({ endpoint: { path: harness.socket }, caller: caller() }, message);
       down = false;
     },
+    idle: () => handler.idle(),
     async post(path, init) {
       const res = await fetch(`${url}${path}`, init);
       return { status: res.status, text: await res.text() };

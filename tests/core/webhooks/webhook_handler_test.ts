@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Secret } from "../../../core/base/mod.ts";
 import { OVERLAP_MS, type Sift, writeSecret } from "../../../core/webhooks/mod.ts";
+import { listKept } from "../../../connections/link/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
 import { FakeClock } from "../../support/mod.ts";
 import { githubHeaders, listening } from "./_support.ts";
@@ -184,4 +185,38 @@ Deno.test("a post id as long as a header may give is taken, its request id made 
   assert.equal((await hooks.post("/plain", post)).status, 202);
   await model.nextRequest();
   assert.equal((await hooks.post("/plain", post)).status, 409);
+});
+
+Deno.test("WHK-5: the answers the harness kept in a hook's thread for no one (a bridge gone mid-turn) are let go after the next post", async () => {
+  await using model = await serveFakeModel({ defaultText: "Ok." });
+  await using hooks = await listening(model);
+  // A turn of the hook's thread whose reader went away: its answer is kept for nobody.
+  const held = model.reply("Answered to no one.", { hold: true });
+  {
+    await using gone = await hooks.harness.open();
+    const meta = { "link.local/thread": "webhook:gh" };
+    await gone.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
+    const turn = gone.call(
+      "session/prompt",
+      {
+        sessionId: "webhook:gh",
+        prompt: [{ type: "text", text: "a post before" }],
+        _meta: meta,
+      },
+      () => {},
+      { onAccepted: () => void gone[Symbol.asyncDispose]() },
+    );
+    await turn.catch(() => {});
+  }
+  await held.taken;
+  held.release();
+  await held.done;
+  await using endpoint = await hooks.harness.open();
+  while ((await listKept(endpoint, "webhook:gh", { waitMs: 10_000 })).length === 0) { /* until it is kept */ }
+  const headers = await githubHeaders("gh-secret", PUSH, "d-8");
+  assert.equal((await hooks.post("/gh", { method: "POST", body: PUSH, headers })).status, 202);
+  await model.nextRequest();
+  await model.nextRequest();
+  await hooks.idle();
+  assert.deepEqual(await listKept(endpoint, "webhook:gh"), []);
 });
