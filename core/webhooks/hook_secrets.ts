@@ -45,7 +45,13 @@ export async function readSecret(dir: string): Promise<Secret | undefined> {
 export async function readPrevious(dir: string, clock: Clock): Promise<Secret | undefined> {
   const text = await readTextIfExists(joinPath(dir, "previous.json"));
   if (text === undefined) return undefined;
-  const kept = Previous.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined; // a file cut short is no previous secret: the current one still works
+  }
+  const kept = Previous.safeParse(json);
   if (!kept.success || Date.parse(kept.data.expires) <= clock.now()) return undefined;
   return new Secret(kept.data.secret);
 }

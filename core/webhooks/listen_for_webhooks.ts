@@ -10,6 +10,9 @@ const log = logger("webhook");
 /** The address webhooks listen on, and only it (WHK-1): public only through `lnk tunnel open`. */
 export const WEBHOOK_HOST = "127.0.0.1";
 
+/** Harnesses that keep who a message is from and a conversation's tools (WHK-5): Link Harness today. */
+export const SENDER_AWARE_HARNESSES: readonly string[] = ["link"];
+
 /** A running listener: its port, and a stop that waits for its posts. */
 export interface WebhookListener extends AsyncDisposable {
   readonly port: number;
@@ -38,6 +41,13 @@ export async function listenForWebhooks(
 ): Promise<WebhookListener | undefined> {
   const kept = agent.webhooks;
   if (!kept || (kept.port === undefined && Object.keys(kept.hooks).length === 0)) return undefined;
+  if (!SENDER_AWARE_HARNESSES.includes(agent.harness)) {
+    log.error("Cannot listen for webhooks: the agent's harness cannot keep a post apart from its owner's", {
+      agent: agent.id,
+      harness: agent.harness,
+    });
+    return undefined;
+  }
   const handler = webhookHandler(handlerOptions(paths, agent, options));
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {

@@ -9,11 +9,8 @@ import {
 import { startAgent } from "../agent/launch/mod.ts";
 import { WEBHOOK_NAME } from "../spec/mod.ts";
 import { forgetPrevious, hookDir, newSecret, OVERLAP_MS, readSecret, writeSecret } from "./hook_secrets.ts";
-import { WEBHOOK_HOST } from "./listen_for_webhooks.ts";
+import { SENDER_AWARE_HARNESSES, WEBHOOK_HOST } from "./listen_for_webhooks.ts";
 import { SIFTS } from "./sifts.ts";
-
-/** Harnesses that keep who a message is from and a conversation's tools (WHK-5): Link Harness today. */
-const SENDER_AWARE_HARNESSES = ["link"];
 
 /** One hook as `lnk agent webhook list` shows it: never its secret. */
 export interface WebhookInfo {

@@ -39,3 +39,11 @@ Deno.test("WHK-1: a listener whose kept port another program holds is not opened
   assert.equal(listener, undefined);
   assert.equal((await loadSettings(home.paths, id)).webhooks?.port, port);
 });
+
+Deno.test("WHK-5: an agent whose harness became one that cannot keep who a message is from does not listen", async () => {
+  await using home = await tempHome();
+  const { id } = await runJson<{ id: string }>(["agent", "create", "work"], home);
+  await runJson(["agent", "webhook", "add", "gh", "--sift", "github"], home);
+  const settings = await updateSettings(home.paths, id, (s) => ({ ...s, harness: "mini" }));
+  assert.equal(await listenForWebhooks(home.paths, settings, { key: newAgentKey() }), undefined);
+});
