@@ -18,6 +18,7 @@ import { start } from "./start.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
 import { team } from "./team.ts";
+import { webhook } from "./webhook.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
 export const agent: Group = {
@@ -41,6 +42,7 @@ export const agent: Group = {
     allow,
     deny,
     secret,
+    webhook,
     harness,
     team,
   },

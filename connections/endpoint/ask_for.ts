@@ -45,13 +45,14 @@ export class ProvenEndpoint implements AsyncDisposable {
 
   /**
    * Sends one ACP request and streams its `session/update`s; resolves with the final result.
-   * `sender.from` names who wrote this one message when it is not the caller's own (ACS-3).
+   * `sender.from` names who wrote this one message when it is not the caller's own (ACS-3);
+   * `sender.onAccepted` is told as the endpoint's 200 begins, before its answer is read (WHK-6).
    */
   async call(
     method: string,
     params: Record<string, unknown>,
     onUpdate: (update: SessionUpdate) => void = () => {},
-    sender: { from?: string } = {},
+    sender: { from?: string; onAccepted?: () => void } = {},
   ): Promise<{ status: number; result?: Record<string, unknown>; steered: boolean }> {
     const id = this.#nextId++;
     const res = await this.#http.request({
@@ -70,6 +71,7 @@ export class ProvenEndpoint implements AsyncDisposable {
       const text = await readText(res.body);
       throw endpointError(res.status, text);
     }
+    sender.onAccepted?.();
     for await (const line of readLines(res.body)) {
       if (!line.trim()) continue;
       const msg = JSON.parse(line) as {

@@ -11,7 +11,14 @@ export { type AgentContext, agentContext } from "./context.ts";
 /** IDs that are never reused, and names safe for folders. */
 export { checkAgentName, issueAgentId, noteIssuedId } from "./agent_id.ts";
 /** Settings: schema, atomic locked writes, the raw ID read. */
-export { AgentSettings, loadSettings, readIdRaw, saveSettings, updateSettings } from "./settings.ts";
+export {
+  AgentSettings,
+  loadSettings,
+  readIdRaw,
+  saveSettings,
+  updateSettings,
+  WebhookSettings,
+} from "./settings.ts";
 /** The spec (opinions) and machine settings. */
 export { DEFAULT_SPEC_TOML, parseSpec, Spec } from "../spec/mod.ts";
 export { loadMachine, type Machine, MachineToml } from "./machine.ts";

@@ -8,6 +8,21 @@ import {
   stringifyToml,
   validateToml,
 } from "../base/mod.ts";
+import { WEBHOOK_NAME } from "../spec/mod.ts";
+
+/**
+ * An agent's webhooks (WHK-1..3): the listener's port, chosen once and kept so a tunnel to it keeps
+ * working across restarts, and each hook by name with the sift plugin that checks its posts. Their
+ * secrets are files of their own beside these settings (core/webhooks/).
+ */
+export const WebhookSettings = z.strictObject({
+  port: z.number().int().min(1).max(65535).optional(),
+  hooks: z.record(
+    z.string().regex(WEBHOOK_NAME),
+    z.strictObject({ sift: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/), created: z.string() }),
+  ).default({}),
+});
+export type WebhookSettings = z.infer<typeof WebhookSettings>;
 
 /** An agent's settings (`~/.lnk/agents/<id>/settings.toml`): written by Link, never by a sandbox. */
 export const AgentSettings = z.strictObject({
@@ -35,6 +50,8 @@ export const AgentSettings = z.strictObject({
   secrets: z.strictObject({ wire: z.boolean().optional() }).optional(),
   /** Connections, one map (CON-4): each as its plugin's connect made it. */
   bots: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  /** Absent until the first `lnk agent webhook add`. */
+  webhooks: WebhookSettings.optional(),
 });
 export type AgentSettings = z.infer<typeof AgentSettings>;
 

@@ -23,6 +23,7 @@ import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 import { runConnectionBridges } from "./connection_bridges.ts";
 import { AgentTools } from "./agent_tools.ts";
+import { listenForWebhooks } from "../webhooks/mod.ts";
 
 const log = logger("bridge");
 
@@ -82,6 +83,8 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
   await using wayIn = await serveWayIn(served);
   await using toolProxy = await tools.serve();
+  // Posts to its webhooks come to its door as strangers' messages, on 127.0.0.1 only (WHK-1).
+  await using _webhooks = await listenForWebhooks(paths, settings, { key });
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
   // Started awake, once everything its harness calls is served; a failure ends the role with its reason.
   await door.wake();

@@ -15,6 +15,7 @@ import {
   stoppedAccepting,
 } from "../agent_bridge/mod.ts";
 import { type AgentStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
+import { listenForWebhooks, type WebhookListener } from "../webhooks/mod.ts";
 
 const log = logger("bridges");
 
@@ -87,11 +88,13 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   // Its connections, each a `lnk connection bridge` child of this bridge, as its own bridge runs them.
   const carrying = new AbortController();
   let connections = Promise.resolve();
+  let webhooks: WebhookListener | undefined;
   let released: Promise<void> | undefined;
   const release = () =>
     released ??= (async () => {
       carrying.abort();
       await connections;
+      await webhooks?.[Symbol.asyncDispose]();
       for (const part of [...held].reverse()) await part[Symbol.asyncDispose]();
     })();
   try {
@@ -99,6 +102,8 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
     held.push(await serveWayIn(served));
     held.push(await tools.serve());
+    // Its webhooks, on 127.0.0.1 only (WHK-1), as its own bridge listens for them.
+    webhooks = await listenForWebhooks(paths, settings, { key });
     connections = runConnectionBridges(paths, settings, carrying.signal);
   } catch (err) {
     await release();

@@ -19,4 +19,11 @@ export {
   type SandboxIdentity,
 } from "./sandbox_identity.ts";
 /** Who a message is from, in the one grammar of `[access] message` and `Link-From` (ACS-2). */
-export { accessFor, type ChatAccess, formatPrincipal, parsePrincipal, type Principal } from "./principal.ts";
+export {
+  accessFor,
+  type ChatAccess,
+  formatPrincipal,
+  parsePrincipal,
+  type Principal,
+  WEBHOOK_NAME,
+} from "./principal.ts";

@@ -10,13 +10,18 @@
  *   later or a task for its subagent (SCH-2: never the owner).
  * - `subagent:<job id>`: the agent's own subagent, started by Link Scheduler's `start_subagent`
  *   as job `<job id>`, answering its parent (SCH-7).
+ * - `webhook:<name>`: a post to one of the agent's webhooks (WHK-4, WHK-5), a stranger whatever its
+ *   sift said.
  */
 export type Principal =
   | { kind: "person" | "chat"; connection: string; id: string }
   | { kind: "agent"; id: string }
-  | { kind: "subagent"; id: string };
+  | { kind: "subagent"; id: string }
+  | { kind: "webhook"; name: string };
 
 const CONNECTION = /^[a-z][a-z0-9-]{0,31}$/;
+/** A webhook's name: a word of the URL's path, `/<name>`. */
+export const WEBHOOK_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 /** An ID a platform gives: letters, digits, `-`, `_`, `+`, `.`, with `:` between the parts of one. */
 const ID = /^[A-Za-z0-9+_.-]{1,64}(:[A-Za-z0-9+_.-]{1,64}){0,2}$/;
 /** A job's id, as Link Scheduler makes it (core/scheduler/job.ts). */
@@ -33,6 +38,10 @@ export function parsePrincipal(text: string): Principal | undefined {
     const id = rest.join(":");
     return JOB_ID.test(id) ? { kind, id } : undefined;
   }
+  if (kind === "webhook") {
+    const name = rest.join(":");
+    return WEBHOOK_NAME.test(name) ? { kind, name } : undefined;
+  }
   if (kind !== "person" && kind !== "chat") return undefined;
   const [connection = "", ...parts] = rest;
   const id = parts.join(":");
@@ -43,6 +52,7 @@ export function parsePrincipal(text: string): Principal | undefined {
 /** Writes a principal as `[access] message` and `Link-From` hold it. */
 export function formatPrincipal(principal: Principal): string {
   if (principal.kind === "agent" || principal.kind === "subagent") return `${principal.kind}:${principal.id}`;
+  if (principal.kind === "webhook") return `webhook:${principal.name}`;
   return `${principal.kind}:${principal.connection}:${principal.id}`;
 }
 
@@ -60,7 +70,9 @@ export function accessFor(connection: string, message: readonly string[]): ChatA
   const persons = new Set<string>();
   for (const word of message) {
     const p = parsePrincipal(word);
-    if (!p || p.kind === "agent" || p.kind === "subagent" || p.connection !== connection) continue;
+    if (
+      !p || p.kind === "agent" || p.kind === "subagent" || p.kind === "webhook" || p.connection !== connection
+    ) continue;
     (p.kind === "chat" ? chats : persons).add(p.id);
   }
   return { chats, persons };

@@ -8,7 +8,15 @@ Deno.test("ACS-2: a person of a workspace-scoped connection round-trips with the
 });
 
 Deno.test("ACS-2: chats, people and agents each read back as written", () => {
-  for (const word of ["chat:telegram:-1001234", "person:telegram:42", "chat:discord:111:222", "agent:a1b2"]) {
+  for (
+    const word of [
+      "chat:telegram:-1001234",
+      "person:telegram:42",
+      "chat:discord:111:222",
+      "agent:a1b2",
+      "webhook:gh",
+    ]
+  ) {
     assert.deepEqual(formatPrincipal(parsePrincipal(word)!), word);
   }
   assert.deepEqual(parsePrincipal("person:signal:+15551234567"), {
@@ -31,6 +39,10 @@ Deno.test("ACS-2: words that are not principals are refused, never half read", (
       "team:x:1",
       "agent:a:b",
       "chat:telegram:../x",
+      "webhook:",
+      "webhook:GH",
+      "webhook:gh:x",
+      "webhook:../gh",
     ]
   ) assert.deepEqual(parsePrincipal(word), undefined, word);
 });
@@ -41,6 +53,7 @@ Deno.test("ACS-1, CON-8: a connection's access is its own chats and people, nobo
     "chat:slack:T1:C9",
     "person:telegram:7",
     "agent:x",
+    "webhook:slack",
     "nonsense",
   ]);
   assert.deepEqual([...access.persons], ["T1:U1"]);
@@ -62,4 +75,9 @@ Deno.test("SCH-2, SCH-7: an agent's subagent is subagent:<job id>, nothing else,
   ) assert.deepEqual(parsePrincipal(bad), undefined, bad);
   const access = accessFor("telegram", [word, "person:telegram:7"]);
   assert.deepEqual([[...access.persons], [...access.chats]], [["7"], []]);
+});
+
+Deno.test("WHK-5: a webhook's principal names the hook alone", () => {
+  assert.deepEqual(parsePrincipal("webhook:gh-push"), { kind: "webhook", name: "gh-push" });
+  assert.equal(formatPrincipal({ kind: "webhook", name: "gh-push" }), "webhook:gh-push");
 });
