@@ -1,7 +1,7 @@
 import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import type { AskCaller, EndpointAddress } from "../mod.ts";
-import { EntryQueue } from "../chat/mod.ts";
+import { EntryQueue, untilAborted } from "../chat/mod.ts";
 import { deregisteredWhy, isDeregistered } from "./deregistered.ts";
 import { addresseeOf, SignalOwner } from "./addressee.ts";
 import { type AnswerContext, answerEnvelope } from "./answer_envelope.ts";
@@ -85,11 +85,6 @@ export async function carrySignal(options: CarrySignalOptions): Promise<void> {
     await answering;
     await delivering;
   }
-}
-
-function untilAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 /** Keeps one `receive` event's envelope if it is answered and new; what is not is dropped at debug. */
