@@ -71,9 +71,11 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
       failed("Discord refused the token: it may have been revoked or reset");
     }
   });
-  const delivering = sendDiscordHeld({ ...options, rest, clock, signal }).catch((err) => {
-    if (!signal.aborted) log.error("Held answers are no longer sent", { err });
-  });
+  const delivering = sendDiscordHeld({ ...options, access: context.access, rest, clock, signal }).catch(
+    (err) => {
+      if (!signal.aborted) log.error("Held answers are no longer sent", { err });
+    },
+  );
   try {
     const ended = await receiveGateway({
       account: options.account,
