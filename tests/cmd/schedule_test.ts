@@ -98,7 +98,7 @@ Deno.test("lnk agent schedule add refuses a cron that does not parse, a zone tha
   assert.deepEqual([cron.code, cron.stdout], [1, ""]);
   assert.match(
     cron.stderr,
-    /^error: Cannot read the cron expression "61 \* \* \* \*": .*\n  hint: Give five fields: minute hour day-of-month month day-of-week, such as "30 8 \* \* 1-5"\n$/,
+    /^error: Cannot read the cron expression "61 \* \* \* \*": .*\n {2}hint: Give five fields: minute hour day-of-month month day-of-week, such as "30 8 \* \* 1-5"\n$/,
   );
   assert.deepEqual(await add("--cron", "0 8 * * *", "--zone", "Mars/Olympus", "hi"), {
     code: 1,
