@@ -3,7 +3,7 @@ import { beforeFirstDue, dueToFire } from "./due_to_fire.ts";
 import type { FiringRecord, FiringRecords } from "./firing_record.ts";
 import type { FiringDriver } from "./firing_driver.ts";
 import { FiringRecords as Records } from "./firing_record.ts";
-import { type Job, JobId } from "./job.ts";
+import { type Job, JobId, replyToThread } from "./job.ts";
 import { JobStore } from "./job_store.ts";
 import { Gone, withRetry } from "./retry.ts";
 
@@ -204,7 +204,8 @@ async function keepAnswerJob(record: FiringRecord, id: string, ctx: FiringContex
     text: record.answer!,
     from: job.reply.from,
     hops: job.hops + 1,
-    reply: { to: "none" },
+    // The answer to it goes out as any answer in that thread nobody waits for (SCH-3).
+    reply: replyToThread(job.reply.thread),
   }).catch((err) => {
     if ((err as { code?: string }).code !== "CONFLICT") throw err;
   });

@@ -39,6 +39,20 @@ export const JobReply = z.discriminatedUnion("to", [
 ]);
 export type JobReply = z.infer<typeof JobReply>;
 
+/** Threads of Link's own that are no connection's chat: nothing is sent out on them. */
+const NOT_CONNECTIONS = new Set(["agent", "sub", "team", "webhook", "subagent"]);
+
+/**
+ * Where an answer in a thread goes when nobody waits for it (SCH-3): out through the agent's way in
+ * to that thread's own connection (the owner's chat, an allowed group, `link`'s next chat); nowhere
+ * for a thread of Link's own (a teammate's, a subagent's, a webhook's), whose answers travel as jobs.
+ */
+export function replyToThread(thread: string): JobReply {
+  const connection = thread.slice(0, thread.indexOf(":")).toLowerCase();
+  if (NOT_CONNECTIONS.has(connection) || !/^[a-z][a-z0-9_-]{0,31}$/.test(connection)) return { to: "none" };
+  return { to: "way-in", connection, thread };
+}
+
 /**
  * One job of Link Scheduler (SCH-1), a file of the agent's `Agent/schedule/jobs/`, which the
  * harness never sees or writes: a message that reaches agent `to` in thread `thread` through its

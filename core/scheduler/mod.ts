@@ -29,7 +29,17 @@ export { RunnerPool, type ScheduledAgent } from "./runner_pool.ts";
 /** Time zones: whether one is known, and the machine's. */
 export { agentTimeZone, isTimeZone, systemTimeZone } from "./time_zone.ts";
 /** A job: its schema, when it is due next, checking when it fires. */
-export { checkWhen, Job, JobId, JobReply, JobThread, JobWhen, newJobId, nextDue } from "./job.ts";
+export {
+  checkWhen,
+  Job,
+  JobId,
+  JobReply,
+  JobThread,
+  JobWhen,
+  newJobId,
+  nextDue,
+  replyToThread,
+} from "./job.ts";
 /** An agent's jobs, one file each in Agent/schedule/jobs/. */
 export { type JobListing, JobStore } from "./job_store.ts";
 /** The firings of an agent's jobs, one file a (job, due), each step kept before the next. */

@@ -45,6 +45,11 @@ export interface FakeModel extends AsyncDisposable {
   nextRequest(): Promise<FakeModelRequest>;
   /** Queues any scripted reply. */
   push(reply: ScriptedReply): ReplyControl;
+  /**
+   * Keeps a reply for the first request `when` picks, ahead of the queue: for several agents or
+   * conversations asking at once, each answered by what it asked, whatever order they come in.
+   */
+  replyWhen(when: (request: FakeModelRequest) => boolean, reply: ScriptedReply): ReplyControl;
   /** Queues a text answer. */
   reply(text: string, options?: TextReplyOptions): ReplyControl;
   /** Queues an answer that calls one tool. */
@@ -71,6 +76,7 @@ export interface FakeModel extends AsyncDisposable {
 export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeModel> {
   const models = options.models ?? ["fake-model"];
   const queue: QueuedReply[] = [];
+  const picked: { when: (request: FakeModelRequest) => boolean; entry: QueuedReply }[] = [];
   const live = new Set<QueuedReply>();
   const requests: FakeModelRequest[] = [];
   const probes: FakeModelRequest[] = [];
@@ -100,7 +106,8 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
         },
       }, { status: 401 });
     }
-    const entry = queue.shift() ??
+    const pick = picked.findIndex((p) => p.when(record));
+    const entry = (pick >= 0 ? picked.splice(pick, 1)[0]!.entry : queue.shift()) ??
       new QueuedReply({ kind: "text", text: options.defaultText ?? "Hello from the fake model" });
     live.add(entry);
     entry.done.then(() => live.delete(entry));
@@ -139,6 +146,11 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
       return promise.then(() => fake.nextRequest());
     },
     push: queued,
+    replyWhen(when, reply) {
+      const entry = new QueuedReply(reply);
+      picked.push({ when, entry });
+      return entry;
+    },
     reply: (text, o = {}) => queued({ kind: "text", text, ...o }),
     replyToolCall: (name, args, o = {}) => {
       const { id, ...timing } = o;
@@ -160,7 +172,9 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
     replyStreamError: (message, o = {}) =>
       queued({ ...o, kind: "stream_error", text: o.text ?? "Partly", message, code: o.code ?? 502 }),
     async [Symbol.asyncDispose]() {
-      for (const entry of [...queue, ...live]) entry.gate.abort(new Error("fake model closing"));
+      for (const entry of [...queue, ...picked.map((p) => p.entry), ...live]) {
+        entry.gate.abort(new Error("fake model closing"));
+      }
       waiters = [];
       await server.shutdown();
     },

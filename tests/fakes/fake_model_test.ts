@@ -80,3 +80,23 @@ Deno.test("serveFakeModel() closes with a reply still held", async () => {
   assert.equal(response.status, 503);
   await response.body?.cancel();
 });
+
+Deno.test("serveFakeModel() answers a request picked by replyWhen with its reply, whatever the order, the queue the rest", async () => {
+  await using model = await serveFakeModel();
+  const asking = (text: string) => ({
+    model: "m",
+    stream: false,
+    messages: [{ role: "user", content: text }],
+  });
+  const saysB = (r: { body?: unknown }) =>
+    JSON.stringify((r.body as { messages?: unknown })?.messages ?? []).includes("for B");
+  model.reply("queued");
+  model.replyWhen(saysB, { kind: "text", text: "picked" });
+  const answer = async (text: string) => {
+    const body = await (await post(model.url, asking(text))).json() as {
+      choices: { message: { content: string } }[];
+    };
+    return body.choices[0]!.message.content;
+  };
+  assert.deepEqual([await answer("for A"), await answer("for B")], ["queued", "picked"]);
+});

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type Clock, isLinkError, LinkError, type LinkPaths, logger, parseDuration } from "../../base/mod.ts";
 import { formatPrincipal } from "../../spec/mod.ts";
 import { type Teammate, teammatesOf } from "../../teams/mod.ts";
-import { checkWhen, type Job, type JobReply, type JobWhen, newJobId, nextDue } from "../job.ts";
+import { checkWhen, type Job, type JobWhen, newJobId, nextDue, replyToThread } from "../job.ts";
 import type { JobStore } from "../job_store.ts";
 import { type CallMeta, readCallMeta } from "./call_meta.ts";
 import type { DailyCount } from "./daily_count.ts";
@@ -15,8 +15,6 @@ const log = logger("scheduler-tools");
 export const SCHEDULER_SERVER = "scheduler";
 
 /** Threads that are no connection's: an answer to a job set in one goes back to no chat. */
-const NOT_CONNECTIONS = new Set(["agent", "sub", "team", "webhook", "subagent"]);
-
 /** The longest message or task a tool takes, as a job keeps it. */
 const MAX_TEXT = 100_000;
 
@@ -162,7 +160,7 @@ async function schedule(
     // From the agent itself, never the owner's (SCH-2).
     from: formatPrincipal({ kind: "agent", id: ctx.agentId }),
     hops: meta.hops,
-    reply: replyOf(meta.thread),
+    reply: replyToThread(meta.thread),
   };
   await ctx.jobs.add(job);
   log.info("Job kept", { agent: ctx.agentId, job: job.id, kind: job.kind });
@@ -216,13 +214,6 @@ function whenOf(
     );
   }
   return { kind: "at", at };
-}
-
-/** Where the answer to a scheduled message goes: back to the chat of its connection (SCH-3). */
-function replyOf(thread: string): JobReply {
-  const connection = thread.slice(0, thread.indexOf(":")).toLowerCase();
-  if (NOT_CONNECTIONS.has(connection) || !/^[a-z][a-z0-9_-]{0,31}$/.test(connection)) return { to: "none" };
-  return { to: "way-in", connection, thread };
 }
 
 function describeWhen(when: JobWhen): string {

@@ -128,7 +128,7 @@ Deno.test("runJob() keeps an answer for another agent as a job of its own before
     text: "Re: water the plants",
     from: "agent:agenta1",
     hops: 4,
-    reply: { to: "none" },
+    reply: { to: "way-in", connection: "link", thread: "link:team" },
   });
   assert.deepEqual(rig.driver.calls.filter((c) => c.kind === "ask").map((c) => [c.from, c.hops]), [
     ["agent:agentb1", 3],
