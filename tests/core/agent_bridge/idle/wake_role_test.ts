@@ -60,8 +60,12 @@ Deno.test("an idle agent sleeps holding no process but its door; a message wakes
   );
   const listed = await runJson<{ agents: { id: string; state: string }[] }>(["agent", "list"], home);
   assert.deepEqual(listed.agents.map((a) => [a.id, a.state]), [[id, "asleep"]]);
+  // Its bridge and the bridge's scheduler runner (PRC-5: two processes an agent, idle or not).
+  await waitForLog(serviceLog(home, "bridge", id), (e) => e.msg === "Runner started");
   const held = await processesNaming(id);
-  assert.deepEqual(held.map((p) => p.pid), [started.services.bridge.pid]);
+  const runner = held.find((p) => / scheduler runner --tz /.test(p.command));
+  assert.ok(runner, "the bridge's scheduler runner runs");
+  assert.deepEqual(held.map((p) => p.pid).sort(), [started.services.bridge.pid, runner.pid].sort());
   assert.equal(await send(home, id, started.ports.endpoint, "hello"), "mini: hello");
   const woken = await runJson<Status>(["agent", "status"], home);
   assert.equal(woken.state, "running");
