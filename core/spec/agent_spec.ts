@@ -70,10 +70,11 @@ store = "files"
 
 [tool.scheduler]
 # How many hops a message may travel between agents, and how many messages
-# the agent may start in a day.
-hops = 8
-per_day = 100
+# the agent may start in a day. Left unset here, a team's file may set them
+# for its members; set here, this agent's own win.
+# hops = 8
+# per_day = 100
 # A job missed while the runner was down (the machine off) fires once when it
 # is back within this long; missed by more, it is skipped and the next taken.
-catch_up = "6h"
+# catch_up = "6h"
 `;

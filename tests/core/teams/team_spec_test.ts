@@ -11,7 +11,7 @@ Deno.test("a team's [spec] lies beneath each member's own: [tool.scheduler] hops
   // Its own file sets per_day, and leaves hops to its teams.
   await Deno.writeTextFile(
     spec,
-    (await Deno.readTextFile(spec)).replace("hops = 8\n", "").replace("per_day = 100", "per_day = 40"),
+    (await Deno.readTextFile(spec)).replace("# per_day = 100", "per_day = 40"),
   );
   await runJson(["agent", "team", "create", "lab"], home);
   await runJson(["agent", "team", "add", "lab", "main", "--purpose", "Plans"], home);
@@ -24,7 +24,7 @@ Deno.test("a team's [spec] lies beneath each member's own: [tool.scheduler] hops
   const config = await loadAgentConfig(home.paths, agent);
   assert.deepEqual(
     { scheduler: config.spec.tool.scheduler, run: config.spec.run },
-    { scheduler: { hops: 3, per_day: 40, wake: "runner" }, run: { idle_after: "5m" } },
+    { scheduler: { hops: 3, per_day: 40, wake: "runner", catch_up: "6h" }, run: { idle_after: "5m" } },
   );
   const outsider = await loadAgentConfig(home.paths, await loadSettings(home.paths, other.id));
   assert.equal(outsider.spec.tool.scheduler.hops, 8, "not on the team: Link's");

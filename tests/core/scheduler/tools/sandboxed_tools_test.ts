@@ -111,7 +111,7 @@ sandboxedTest(
     const agent = await createAgent(home, model);
     await Deno.writeTextFile(
       agent.layout.specToml,
-      DEFAULT_SPEC_TOML.replace("per_day = 100", "per_day = 1"),
+      DEFAULT_SPEC_TOML.replace("# per_day = 100", "per_day = 1"),
     );
     await writeTeam(home, [[agent.id, "ann"], ["bob-1", "bo"]]);
     await runJson(["agent", "start"], home);
