@@ -71,7 +71,10 @@ export class AgentTools implements ToolProxySeat {
 
   newSecret(): Secret {
     if (!this.#proxy) {
-      throw new LinkError("SERVICE_FAILED", `Cannot start agent "${this.#agent.name}": its tool proxy is not served yet`);
+      throw new LinkError(
+        "SERVICE_FAILED",
+        `Cannot start agent "${this.#agent.name}": its tool proxy is not served yet`,
+      );
     }
     return this.#proxy.newSecret();
   }
