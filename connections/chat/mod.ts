@@ -9,6 +9,8 @@
 export { isPairingCode, newPairingCode } from "./pairing_code.ts";
 /** Splits an answer at a limit, never inside a code block if it can be helped. */
 export { splitAnswer } from "./split_answer.ts";
+/** An answer posted then edited in place about once a second, each platform giving how it posts and edits. */
+export { AnswerStream, type AnswerStreamOptions, EDIT_EVERY_MS, type SendFailure } from "./answer_stream.ts";
 /** The queue of kept messages a carrier answers in order, and its wait for a stop. */
 export { EntryQueue, untilAborted } from "./entry_queue.ts";
 /** One chat message sent to the agent's endpoint, its answer streamed. */
