@@ -70,6 +70,7 @@ export { sandboxRun, type SandboxRunOptions } from "./sandbox_run.ts";
 /** A sandbox's way out: its proxy (reached inside at 127.0.0.1:3128) and ports relayed in. */
 export {
   INSIDE_PROXY_PORT,
+  INSIDE_TOOL_PROXY_PORT,
   type ProxyUpstream,
   type SandboxProxy,
   type SandboxProxyOptions,

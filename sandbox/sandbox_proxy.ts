@@ -18,6 +18,9 @@ const log = logger("sandbox");
 /** Where the proxy answers inside a sandbox, on its own loopback. */
 export const INSIDE_PROXY_PORT = 3128;
 
+/** Where the tool proxy (SBX-18) answers inside a sandbox, relayed to `.net/<id>/tools.sock` outside. */
+export const INSIDE_TOOL_PROXY_PORT = 3129;
+
 /** How a sandbox's proxy reaches upstream: the internet, unless a test points it at loopback fakes. */
 export type ProxyUpstream = Partial<
   Pick<ServeProxyOptions, "dial" | "resolve" | "startTls" | "localNetworks" | "machineNames">

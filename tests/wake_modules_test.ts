@@ -85,6 +85,12 @@ const DEFERRED: Deferred[] = [
     written: "./harness_tools.ts",
     why: "the tools, at the model's first call of one",
   },
+  {
+    from: "core/harness/serve/load_served_agent.ts",
+    written: "../tools/proxied_tools.ts",
+    why: "Link's tools through the tool proxy and the MCP SDK, listed after the harness answers, " +
+      "awaited by the first turn only",
+  },
 ];
 
 /** The two harness roles a sandbox's relay runs, and the other's entry in the module they share. */

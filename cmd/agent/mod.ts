@@ -10,12 +10,14 @@ import { list } from "./list.ts";
 import { logs } from "./logs.ts";
 import { remove } from "./remove.ts";
 import { restore } from "./restore.ts";
+import { schedule } from "./schedule.ts";
 import { secret } from "./secret.ts";
 import { share, unshare } from "./share.ts";
 import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
+import { team } from "./team.ts";
 import { webhook } from "./webhook.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
@@ -30,6 +32,7 @@ export const agent: Group = {
     status,
     logs,
     chat,
+    schedule,
     connect,
     disconnect,
     share,
@@ -41,5 +44,6 @@ export const agent: Group = {
     secret,
     webhook,
     harness,
+    team,
   },
 };

@@ -16,6 +16,8 @@ export interface PromptAgentOptions {
    * (ACS-2, ACS-3), sent as `Link-From` and kept beside the message, never taken for the owner.
    */
   from?: string;
+  /** `link.local/tools`: the conversation's tools, narrowed for good (a scheduled job's, SCH-7). */
+  tools?: string[];
   /** Each piece of the answer as it is written. */
   onText(text: string): void;
 }
@@ -27,7 +29,11 @@ export interface PromptAgentOptions {
  * answer the harness keeps for it.
  */
 export async function promptAgent(endpoint: ProvenEndpoint, options: PromptAgentOptions): Promise<string> {
-  const meta = { "link.local/thread": options.thread, "link.local/request": options.request };
+  const meta: Record<string, unknown> = {
+    "link.local/thread": options.thread,
+    "link.local/request": options.request,
+  };
+  if (options.tools) meta["link.local/tools"] = options.tools;
   await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
   let answer = "";
   const res = await endpoint.call(

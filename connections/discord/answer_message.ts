@@ -3,12 +3,11 @@ import { type Clock, isLinkError, logger } from "../../core/base/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import { type AskCaller, type EndpointAddress, openEndpoint, type ProvenEndpoint } from "../mod.ts";
 import { ackKept, listKept } from "../link/mod.ts";
-import { promptAgent } from "../chat/mod.ts";
+import { keepGroup, promptAgent } from "../chat/mod.ts";
 import { DiscordAnswerStream, keepTyping } from "./answer_stream.ts";
 import type { DiscordAccount } from "./discord_account.ts";
 import type { DiscordInbox, DiscordInboxEntry } from "./discord_inbox.ts";
 import { DiscordMessage, hasNoText } from "./discord_message.ts";
-import { keepChat } from "./kept_chats.ts";
 import { routeMessage } from "./route_message.ts";
 
 const log = logger("discord");
@@ -48,8 +47,8 @@ export async function answerMessage(
   if ("dropped" in route) {
     log.debug("Dropped a Discord message", { message: messageId, why: route.dropped });
   } else {
-    if (route.chat) await keepChat(ctx.stateDir, route.chat);
     const message = parsed.data!;
+    if (route.chat) await keepGroup(ctx.stateDir, { thread: route.thread, chat: route.chat });
     if (hasNoText(message, route.text) && entry.answer === undefined) {
       log.info("Answered a message with no text: only text is read", { message: messageId });
       entry = { ...entry, answer: ONLY_TEXT_REPLY };

@@ -3,6 +3,7 @@ import type { ChatAccess } from "../../core/spec/mod.ts";
 import type { AskCaller, EndpointAddress } from "../mod.ts";
 import { EntryQueue, untilAborted } from "../chat/mod.ts";
 import { answerMessage, type AnswerMessageContext } from "./answer_message.ts";
+import { checkDiscordToken } from "./check_discord_token.ts";
 import { type DiscordAccount, discordRest, isTokenRefused } from "./discord_account.ts";
 import { DiscordInbox, type DiscordInboxEntry } from "./discord_inbox.ts";
 import type { DiscordState } from "./discord_state.ts";
@@ -49,6 +50,12 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
   const signal = AbortSignal.any([options.signal, halt.signal]);
   const rest = discordRest(options.account);
   const bot = Promise.withResolvers<string>();
+  let botKnown = false;
+  const named = (id: string | undefined) => {
+    if (id === undefined || botKnown) return;
+    botKnown = true;
+    bot.resolve(id);
+  };
   const queue = new EntryQueue<Queued>();
   for (const item of await inbox.pending()) queue.push(item);
   const failed = (why: string) => {
@@ -64,9 +71,11 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
       failed("Discord refused the token: it may have been revoked or reset");
     }
   });
-  const delivering = sendDiscordHeld({ ...options, rest, clock, signal }).catch((err) => {
-    if (!signal.aborted) log.error("Held answers are no longer sent", { err });
-  });
+  const delivering = sendDiscordHeld({ ...options, access: context.access, rest, clock, signal }).catch(
+    (err) => {
+      if (!signal.aborted) log.error("Held answers are no longer sent", { err });
+    },
+  );
   try {
     const ended = await receiveGateway({
       account: options.account,
@@ -74,7 +83,11 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
       clock,
       signal,
       onState: (state) => state.state === "failed" ? failed(state.why ?? "") : options.onState?.(state),
-      onReady: (me) => bot.resolve(me.id),
+      onReady: (me) => named(me.id),
+      // A carrier started again resumes the session it kept, and Discord sends no READY then.
+      onResumed: () => {
+        if (!botKnown) void botIdOf(options.account).then(named);
+      },
       async keep(raw) {
         const message = DiscordMessage.safeParse(raw);
         if (!message.success) return log.info("Dropped a Discord message Link cannot read");
@@ -116,4 +129,16 @@ async function answerAll(
     }
   }
   return "stopped";
+}
+
+/** The bot's id from users/@me; undefined when Discord cannot say now (the next resume asks again). */
+async function botIdOf(account: DiscordAccount): Promise<string | undefined> {
+  try {
+    return (await checkDiscordToken(account)).id;
+  } catch (err) {
+    log.warn("Cannot tell which bot the token is: answering waits for the next resume", {
+      err: err instanceof Error ? err.message : String(err),
+    });
+    return undefined;
+  }
 }

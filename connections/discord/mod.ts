@@ -33,7 +33,7 @@ export { DiscordInbox } from "./discord_inbox.ts";
 export { answeredPath, inboxDir } from "../chat/mod.ts";
 /** The gateway session kept for a RESUME after a restart. */
 export { sessionPath } from "./gateway_session.ts";
-/** The shared chats an allowed person talked in, where held answers may go. */
-export { groupsPath, readKeptChats } from "./kept_chats.ts";
+/** The shared chats an allowed person talked in, where held answers may go (connections/chat's). */
+export { groupsPath, readKeptGroups } from "../chat/mod.ts";
 /** What the gateway is asked for, and how often an IDENTIFY may go. */
 export { GATEWAY_INTENTS, IDENTIFY_EVERY_MS } from "./receive_gateway.ts";

@@ -29,6 +29,8 @@ export interface ReceiveGatewayOptions {
   onState(state: DiscordState): void;
   /** The bot as READY names it. */
   onReady?(bot: { id: string; username: string }): void;
+  /** A session kept from before (a restart) resumed: no READY names the bot. */
+  onResumed?(): void;
   /** Keeps one message; the session's seq moves past it only once this resolves. */
   keep(message: unknown): Promise<void>;
 }
@@ -105,7 +107,10 @@ async function holdOne(
     options.onReady?.({ id: data.user.id, username: data.user.username });
     say("connected");
   });
-  manager.on(WebSocketShardEvents.Resumed, () => say("connected"));
+  manager.on(WebSocketShardEvents.Resumed, () => {
+    options.onResumed?.();
+    say("connected");
+  });
   // The client says why it closes a socket only in its debug lines: "Zombie connection", "Told
   // to reconnect by Discord", "Invalid session"; the next close says it as "reconnecting".
   let reason: string | undefined;

@@ -2,10 +2,10 @@ import type { REST } from "@discordjs/rest";
 import { Routes } from "discord-api-types/v10";
 import { z } from "zod";
 import { type Clock, logger } from "../../core/base/mod.ts";
-import { sendHeldAnswers, splitAnswer } from "../chat/mod.ts";
+import type { ChatAccess } from "../../core/spec/mod.ts";
+import { heldGroup, sendHeldAnswers, splitAnswer } from "../chat/mod.ts";
 import { DISCORD_LIMIT } from "./answer_stream.ts";
 import { type DiscordAccount, reasonOf } from "./discord_account.ts";
-import { readKeptChats } from "./kept_chats.ts";
 
 const log = logger("discord");
 
@@ -18,6 +18,8 @@ export interface SendDiscordHeldOptions {
   /** The connection's folder; the bridge holds answers in its `held/`. */
   stateDir: string;
   ownerId: string;
+  /** The chats shared now: a kept chat no longer shared gets nothing more. */
+  access: ChatAccess;
   clock: Clock;
   signal: AbortSignal;
 }
@@ -25,8 +27,8 @@ export interface SendDiscordHeldOptions {
 /**
  * Sends the answers the bridge holds for this connection (a turn finished after a crash, a
  * reminder), each once, oldest first, until `signal` aborts: to the shared chat its thread is when
- * an allowed person talked to the agent there (kept in groups.json), else to the owner's DM, never
- * to another chat the harness names (SCH-3).
+ * an allowed person talked to the agent there (kept in groups.json) and it is still shared, else
+ * to the owner's DM, never to another chat the harness names (SCH-3).
  */
 export function sendDiscordHeld(options: SendDiscordHeldOptions): Promise<void> {
   return sendHeldAnswers({
@@ -48,11 +50,11 @@ export function sendDiscordHeld(options: SendDiscordHeldOptions): Promise<void> 
   });
 }
 
-/** The channel a held answer goes to: its thread's, when that is a kept chat; else the owner's DM. */
+/** The channel a held answer goes to: its thread's, when that is a kept chat still shared; else the owner's DM. */
 async function channelFor(options: SendDiscordHeldOptions, thread: string): Promise<string> {
-  const channel = /^discord:(\d+)$/.exec(thread)?.[1];
-  const chats = await readKeptChats(options.stateDir);
-  if (channel && chats.some((chat) => chat.endsWith(`:${channel}`))) return channel;
+  const group = await heldGroup(options.stateDir, thread, options.access);
+  const channel = group?.chat.split(":")[1];
+  if (channel) return channel;
   const dm = await options.rest.post(Routes.userChannels(), { body: { recipient_id: options.ownerId } });
   return DmChannel.parse(dm).id;
 }

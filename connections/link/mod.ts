@@ -12,3 +12,5 @@ export { type ChatOutcome, sendChat, type SendChatOptions, STEERED_WAIT_MS } fro
 export { HeldAnswer, heldDir, holdAnswer, takeHeld } from "./held_answers.ts";
 /** The harness's kept answers, asked for in two steps (TRN-6, U-14). */
 export { ackKept, listKept, RecoveredAnswer } from "./kept_client.ts";
+/** The way in's one call, `send`, and its client: the harness's, the scheduler runner's (SCH-3). */
+export { SEND_ACTION, SendAnswer, SendCall, sendOnWayIn, type WayInCaller } from "./way_in_send.ts";

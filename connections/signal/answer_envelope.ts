@@ -27,6 +27,8 @@ export interface AnswerContext {
   caller: AskCaller;
   clock: Clock;
   signal: AbortSignal;
+  /** Called when the daemon says Signal no longer knows the account: the carrier stops. */
+  onDeregistered(): void;
 }
 
 /**

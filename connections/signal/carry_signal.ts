@@ -1,7 +1,8 @@
 import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import type { AskCaller, EndpointAddress } from "../mod.ts";
-import { EntryQueue } from "../chat/mod.ts";
+import { EntryQueue, untilAborted } from "../chat/mod.ts";
+import { deregisteredWhy, isDeregistered } from "./deregistered.ts";
 import { addresseeOf, SignalOwner } from "./addressee.ts";
 import { type AnswerContext, answerEnvelope } from "./answer_envelope.ts";
 import { receiveEvents } from "./receive_events.ts";
@@ -39,32 +40,48 @@ type Queued = { key: string; entry: SignalInboxEntry };
  * envelope that is answered in the inbox before answering it, and answers them in order, one at a
  * time (CON-9). An envelope the daemon sends again, (source, timestamp) the same, is answered
  * once; envelopes kept and not answered before a crash are answered first. Meanwhile the answers
- * the bridge holds for the connection go to the owner's own number (SCH-3).
+ * the bridge holds for the connection go to the owner's own number (SCH-3). An account Signal no
+ * longer knows (deregistered: a send refused with 401, or a daemon that dropped it) says "failed"
+ * with what to do and carries nothing more, what it could not answer left kept; it still returns
+ * only when `signal` aborts.
  */
 export async function carrySignal(options: CarrySignalOptions): Promise<void> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const inbox = await SignalInbox.open(options.stateDir);
   const owner = await SignalOwner.open(options.stateDir, options.ownerNumber);
-  const ctx: AnswerContext = { ...options, inbox, owner, clock };
+  const halt = new AbortController();
+  const signal = AbortSignal.any([options.signal, halt.signal]);
+  const failed = () => {
+    if (halt.signal.aborted) return;
+    log.error("Cannot carry Signal: Signal no longer knows the account");
+    options.onState?.({ state: "failed", why: deregisteredWhy(options.account), at: clock.now() });
+    halt.abort();
+  };
+  const ctx: AnswerContext = { ...options, inbox, owner, clock, signal, onDeregistered: failed };
   const queue = new EntryQueue<Queued>();
   for (const item of await inbox.pending()) queue.push(item);
   const answering = answerAll(ctx, queue);
-  const delivering = sendSignalHeld({ ...options, clock }).catch((err) => {
-    if (!options.signal.aborted) log.error("Held answers are no longer sent", { err });
+  const delivering = sendSignalHeld({ ...options, clock, signal, onDeregistered: failed }).catch((err) => {
+    if (!signal.aborted) log.error("Held answers are no longer sent", { err });
   });
   try {
-    await receiveEvents({
+    const ended = await receiveEvents({
       account: options.account,
       clock,
-      signal: options.signal,
-      onState: (state) => options.onState?.(state),
+      signal,
+      onState: (state) => {
+        if (!halt.signal.aborted) options.onState?.(state);
+      },
       async keep(data) {
         const item = await keepOne(ctx, data);
         if (item) queue.push(item);
       },
     });
+    if (ended === "deregistered") halt.abort();
+    if (halt.signal.aborted) await untilAborted(options.signal);
   } finally {
     queue.close();
+    halt.abort();
     await answering;
     await delivering;
   }
@@ -102,6 +119,7 @@ async function answerAll(ctx: AnswerContext, queue: EntryQueue<Queued>): Promise
         await answerEnvelope(ctx, key, entry);
         break;
       } catch (err) {
+        if (isDeregistered(err)) ctx.onDeregistered();
         if (ctx.signal.aborted) break;
         log.warn("Cannot answer a Signal message yet, trying again", { envelope: key, err, attempt });
         await ctx.clock.sleep(Math.min(MAX_REACH_RETRY_MS, 1000 * 2 ** attempt), ctx.signal).catch(() => {});

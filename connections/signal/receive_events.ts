@@ -1,4 +1,5 @@
 import { type Clock, logger } from "../../core/base/mod.ts";
+import { deregisteredWhy, stillServed } from "./deregistered.ts";
 import { readEventStream } from "./event_stream.ts";
 import { daemonBase, reasonOf, type SignalAccount } from "./signal_account.ts";
 import type { SignalState } from "./signal_state.ts";
@@ -31,10 +32,12 @@ type Ended = { why: string; kind: "closed" | "unreachable" | "refused" };
  * Holds the daemon's event stream until `signal` aborts, one at a time. A stream the daemon
  * closes (a restart), one that cannot be opened, and one silent past STALE_MS are opened again,
  * with backoff while the daemon does not answer ("reconnecting", then "connected"); a daemon that
- * will not stream this account says "failed" with why, and is tried again at the longest wait.
- * The last event id is sent back (Last-Event-ID), for daemons that replay what was missed.
+ * will not stream this account says "failed" with why, and is tried again at the longest wait,
+ * unless it no longer serves the account at all (deregistered): then it says "failed" with what to
+ * do and ends ("deregistered"). The last event id is sent back (Last-Event-ID), for daemons that
+ * replay what was missed.
  */
-export async function receiveEvents(options: ReceiveEventsOptions): Promise<void> {
+export async function receiveEvents(options: ReceiveEventsOptions): Promise<"stopped" | "deregistered"> {
   const { clock, signal } = options;
   let failures = 0;
   let last: SignalState["state"] | undefined;
@@ -50,6 +53,11 @@ export async function receiveEvents(options: ReceiveEventsOptions): Promise<void
       say("connected");
     }).catch((err): Ended => ({ why: `the daemon does not answer: ${reasonOf(err)}`, kind: "unreachable" }));
     if (signal.aborted) break;
+    if (ended.kind === "refused" && !await stillServed(options.account, signal)) {
+      log.error("Cannot carry Signal: the daemon no longer serves the account", { why: ended.why });
+      say("failed", deregisteredWhy(options.account));
+      return "deregistered";
+    }
     if (ended.kind !== "closed") failures++;
     log.info("The Signal event stream ended, opening it again", { why: ended.why, failures });
     say(ended.kind === "refused" ? "failed" : "reconnecting", ended.why);
@@ -57,6 +65,7 @@ export async function receiveEvents(options: ReceiveEventsOptions): Promise<void
     const wait = ended.kind === "refused" ? MAX_RETRY_MS : backoff;
     if (wait > 0) await clock.sleep(wait, signal).catch(() => {});
   }
+  return "stopped";
 }
 
 /** One event stream, from its opening to its end, its silence, or `signal`. */

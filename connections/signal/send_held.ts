@@ -1,6 +1,7 @@
 import { type Clock, logger } from "../../core/base/mod.ts";
 import { sendHeldAnswers, splitAnswer } from "../chat/mod.ts";
 import { SIGNAL_LIMIT } from "./answer_envelope.ts";
+import { isDeregistered } from "./deregistered.ts";
 import { reasonOf, type SignalAccount, signalRpc } from "./signal_account.ts";
 
 const log = logger("signal");
@@ -13,6 +14,8 @@ export interface SendSignalHeldOptions {
   ownerNumber: string;
   clock: Clock;
   signal: AbortSignal;
+  /** Called when the daemon says Signal no longer knows the account: the carrier stops. */
+  onDeregistered(): void;
 }
 
 /**
@@ -38,6 +41,7 @@ async function sendOne(options: SendSignalHeldOptions, text: string): Promise<vo
   try {
     await signalRpc(options.account, "send", { params: { recipient: [options.ownerNumber], message: text } });
   } catch (err) {
+    if (isDeregistered(err)) options.onDeregistered();
     throw new Error(`Cannot send a held answer: ${reasonOf(err)}`);
   }
 }

@@ -6,7 +6,8 @@ import type { ChatAccess } from "../../core/spec/mod.ts";
 import { keepGroup, promptAgent } from "../chat/mod.ts";
 import { SlackAnswerStream } from "./answer_stream.ts";
 import { reasonOf, type SlackAccount, slackErrorOf } from "./slack_account.ts";
-import { askerOf } from "./slack_audience.ts";
+import { isAddressedThread, keepAddressedThread } from "./addressed_threads.ts";
+import { askerOf, type SlackAsker } from "./slack_audience.ts";
 import { SlackMessageEvent } from "./slack_event.ts";
 import type { SlackInbox, SlackInboxEntry } from "./slack_inbox.ts";
 
@@ -45,9 +46,12 @@ export async function answerEvent(
 ): Promise<void> {
   const parsed = SlackMessageEvent.safeParse(entry.event);
   const event = parsed.success ? parsed.data : undefined;
-  const asker = event
-    ? askerOf(event, { ownerId: ctx.ownerId, access: ctx.access, team: entry.team })
-    : undefined;
+  const stateDir = ctx.inbox.stateDir;
+  const inAddressedThread = event?.thread_ts !== undefined && event.channel !== undefined &&
+    event.ts !== undefined &&
+    await isAddressedThread(stateDir, event.channel, { threadTs: event.thread_ts, ts: event.ts });
+  const who = { ownerId: ctx.ownerId, access: ctx.access, team: entry.team, inAddressedThread };
+  const asker = event ? askerOf(event, { ...who, botUserId: ctx.account.botUserId }) : undefined;
   if (!event || !asker) {
     log.debug("Dropped a Slack event the connection does not answer", {
       event: eventId,
@@ -59,9 +63,14 @@ export async function answerEvent(
     });
   } else {
     if (asker.chat) {
-      await keepGroup(ctx.inbox.stateDir, { thread: `slack:${asker.channel}`, chat: asker.chat });
+      await keepGroup(stateDir, { thread: `slack:${asker.channel}`, chat: asker.chat });
+      // A reply in the thread under a mention is for the app too.
+      const threadTs = asker.threadTs ?? event.ts;
+      if (threadTs !== undefined && event.ts !== undefined) {
+        await keepAddressedThread(stateDir, asker.channel, { threadTs, since: event.ts });
+      }
     }
-    const message = { channel: asker.channel, ts: event.ts, text: event.text!, from: asker.from };
+    const message = { ...asker, ts: event.ts, text: event.text! };
     await react(ctx, "add", message);
     await ask(ctx, eventId, entry, message);
     await react(ctx, "remove", message);
@@ -73,13 +82,14 @@ async function ask(
   ctx: AnswerEventContext,
   eventId: string,
   entry: SlackInboxEntry,
-  message: { channel: string; text: string; from?: string },
+  message: SlackAsker & { text: string },
 ): Promise<void> {
   const current = { ...entry };
   const stream = new SlackAnswerStream({
     web: ctx.web,
     account: ctx.account,
     channel: message.channel,
+    threadTs: message.threadTs,
     clock: ctx.clock,
     signal: ctx.signal,
     sent: entry.sent,

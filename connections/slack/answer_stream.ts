@@ -17,6 +17,8 @@ export interface SlackAnswerStreamOptions {
   web: WebClient;
   account: SlackAccount;
   channel: string;
+  /** The thread to post in (`thread_ts`); none posts at the channel's top level. */
+  threadTs?: string;
   clock: Clock;
   signal: AbortSignal;
   /** The messages (`ts`) this answer is already in (a restart finishing it in place). */
@@ -77,14 +79,17 @@ export class SlackAnswerStream {
 
   async #render(text: string, final: boolean): Promise<void> {
     if (!text.trim()) return;
-    const { web, channel } = this.#options;
+    const { web, channel, threadTs } = this.#options;
     for (const [i, part] of splitAnswer(text, SLACK_LIMIT).entries()) {
       const ts = this.#sent[i];
       if (ts !== undefined) {
         if (this.#shown[i] === part) continue;
         await this.#call(final, () => web.chat.update({ channel, ts, text: part }));
       } else {
-        const posted = await this.#call(final, () => web.chat.postMessage({ channel, text: part }));
+        const posted = await this.#call(
+          final,
+          () => web.chat.postMessage({ channel, text: part, ...(threadTs ? { thread_ts: threadTs } : {}) }),
+        );
         if (typeof posted?.ts !== "string") throw new Error("chat.postMessage answered no ts");
         this.#sent.push(posted.ts);
         await this.#options.onSent(this.#sent);

@@ -11,6 +11,8 @@ export interface SlackAccount {
   apiUrl: string;
   botToken: Secret;
   appToken: Secret;
+  /** The app's bot user (auth.test's `user_id`), as its mentions name it: `<@U…>`. */
+  botUserId?: string;
 }
 
 /**

@@ -8,6 +8,8 @@ export const SlackMessageEvent = z.looseObject({
   user: z.string().optional(),
   text: z.string().optional(),
   ts: z.string().optional(),
+  /** The thread's first message, on a reply in a thread. */
+  thread_ts: z.string().optional(),
   bot_id: z.string().optional(),
   subtype: z.string().optional(),
   /** The sender's own workspace, where it is not the app's (a shared channel). */
@@ -36,6 +38,17 @@ export function isPersonsDm(event: SlackMessageEvent): boolean {
 export function isPersonsMention(event: SlackMessageEvent): boolean {
   return event.type === "app_mention" && event.bot_id === undefined && event.subtype === undefined &&
     event.edited === undefined && event.user !== undefined && event.channel !== undefined;
+}
+
+/**
+ * A person's new reply in a channel's thread, not naming the app (its `app_mention` answers that;
+ * with the app's user unknown, a reply naming anyone is left to the mention).
+ */
+export function isPersonsThreadReply(event: SlackMessageEvent, botUserId: string | undefined): boolean {
+  return event.type === "message" && event.channel_type !== "im" && event.thread_ts !== undefined &&
+    event.thread_ts !== event.ts && event.bot_id === undefined && event.subtype === undefined &&
+    event.user !== undefined && event.channel !== undefined &&
+    !event.text?.includes(botUserId === undefined ? "<@" : `<@${botUserId}>`);
 }
 
 /** The text of a message with its mentions (`<@U…>`) taken out, trimmed. */

@@ -9,6 +9,12 @@ export interface KnownHarness {
   /** Built into lnk itself rather than an `lnk-<harness>` adapter program. */
   readonly builtIn: boolean;
   readonly title: string;
+  /**
+   * The adapter contract's `tools`: whether it narrows a conversation's tools to `_meta
+   * link.local/tools` (TRN-12). Absent, it does not, and Link Scheduler refuses it a subagent with
+   * fewer tools than its parent rather than give it all of them (SCH-8).
+   */
+  readonly tools?: boolean;
 }
 
 /**
@@ -16,7 +22,14 @@ export interface KnownHarness {
  * OpenClaw, Hermes and DeepSeek Harness are named.
  */
 export const KNOWN: Readonly<Record<string, KnownHarness>> = {
-  link: { defaultPort: 18800, endpoint: true, takesPort: true, builtIn: true, title: "Link Harness" },
+  link: {
+    defaultPort: 18800,
+    endpoint: true,
+    takesPort: true,
+    builtIn: true,
+    title: "Link Harness",
+    tools: true,
+  },
   mini: { defaultPort: 18801, endpoint: true, takesPort: true, builtIn: true, title: "the mini harness" },
   openclaw: { defaultPort: 18789, endpoint: true, takesPort: true, builtIn: false, title: "OpenClaw" },
   hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },

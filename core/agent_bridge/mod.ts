@@ -46,5 +46,7 @@ export {
   WAY_IN_CAP,
   type WayInCaller,
 } from "./bridges/mod.ts";
+/** The agent's tool proxy, serving Link Scheduler's tools for it (SBX-18). */
+export { AgentTools } from "./agent_tools.ts";
 /** A `lnk connection bridge` per connection of an agent, each started again when it ends. */
 export { runConnectionBridges } from "./connection_bridges.ts";

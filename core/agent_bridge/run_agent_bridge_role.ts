@@ -11,16 +11,18 @@ import {
   PORT_TAKEN_EXIT,
   raiseFdLimit,
 } from "../base/mod.ts";
-import { loadAgentConfig } from "../agent/mod.ts";
+import { layoutOf, loadAgentConfig, sendSocketPath } from "../agent/mod.ts";
+import { agentTimeZone, keepAgentRunner } from "../scheduler/mod.ts";
 import { serveStoreBridge, serveWayIn, storeDriverFor } from "./bridges/mod.ts";
 import { agentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { type AgentSettings, loadSettings } from "../agent/mod.ts";
 import { askHarnessBusy, openAgentDoor, stoppedAccepting } from "./door/mod.ts";
-import { type InBridgeStarter, inBridgeStarter } from "../agent/launch/mod.ts";
+import { type InBridgeStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
 import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 import { runConnectionBridges } from "./connection_bridges.ts";
+import { AgentTools } from "./agent_tools.ts";
 import { listenForWebhooks } from "../webhooks/mod.ts";
 
 const log = logger("bridge");
@@ -51,14 +53,17 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const socket = join(paths.net(id), "endpoint.sock");
   const caller = { agentId: id, agentName: settings.name, key };
   const port = settings.ports.endpoint;
+  // Link's tools (SBX-18), outside the sandbox; each start of the sandbox makes its secret.
+  const tools = new AgentTools(paths, settings, spec);
   const door = await openAgentDoor({
     agentId: id,
     port,
     socket,
-    starter: starterFor(settings, { paths, socket }),
+    starter: starterFor(settings, { paths, socket, toolProxy: tools }),
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
     key,
+    teams: { paths, agent: { id, name: settings.name, owner: settings.owner } },
   }).catch((err) => {
     if (!isLinkError(err, "PORT_UNAVAILABLE")) throw err;
     return err;
@@ -77,6 +82,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const served = { agent: { id, owner: settings.owner }, key, paths };
   await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
   await using wayIn = await serveWayIn(served);
+  await using toolProxy = await tools.serve();
   // Posts to its webhooks come to its door as strangers' messages, on 127.0.0.1 only (WHK-1).
   await using _webhooks = await listenForWebhooks(paths, settings, { key });
   log.info("Door open", { agent: id, port, idle_after: spec.run.idle_after });
@@ -87,15 +93,39 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   // Each connection is carried from here, outside the sandbox, holding its token (CON-11, CON-12).
   const carrying = new AbortController();
   const carriers = runConnectionBridges(paths, settings, carrying.signal);
+  // Its scheduler runner, this process's child (PRC-5), started once the agent answers.
+  await using _runner = await startRunnerOf(paths, settings, spec.run.time_zone);
   try {
     // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
     // that looks alive with no door.
-    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn)]);
+    await Promise.race([stoppedBy(signal), stoppedAccepting(door, store, wayIn, toolProxy)]);
   } finally {
     carrying.abort();
     await carriers;
   }
   return 0;
+}
+
+/**
+ * The agent's own runner, started again when it ends unbidden; one that cannot start is logged,
+ * the bridge carrying on without it.
+ */
+async function startRunnerOf(
+  paths: LinkPaths,
+  settings: AgentSettings,
+  named: string | undefined,
+): Promise<AsyncDisposable> {
+  try {
+    const zone = await agentTimeZone(Deno.env, named, layoutOf(paths, settings).specToml);
+    return await keepAgentRunner(paths, {
+      id: settings.id,
+      zone,
+      wayIn: sendSocketPath(paths, settings.id),
+    });
+  } catch (err) {
+    log.error("Cannot start the agent's scheduler runner: no job fires", { agent: settings.id, error: err });
+    return { [Symbol.asyncDispose]: () => Promise.resolve() };
+  }
 }
 
 function stoppedBy(signal: AbortSignal): Promise<void> {
@@ -104,7 +134,10 @@ function stoppedBy(signal: AbortSignal): Promise<void> {
 }
 
 /** The agent started by this bridge itself; a failed start says the error it failed with. */
-function starterFor(agent: AgentSettings, where: { paths: LinkPaths; socket: string }): InBridgeStarter {
+function starterFor(
+  agent: AgentSettings,
+  where: { paths: LinkPaths; socket: string; toolProxy: ToolProxySeat },
+): InBridgeStarter {
   const ctx = agentContext(Deno.env, { home: where.paths.home });
-  return inBridgeStarter(ctx, agent, { socket: where.socket });
+  return inBridgeStarter(ctx, agent, { socket: where.socket, toolProxy: where.toolProxy });
 }

@@ -12,7 +12,7 @@ export type ConnectionAccount =
   | { name: "telegram"; account: { apiRoot: string; token: Secret }; ownerId: number; bot: TelegramBot }
   | {
     name: "slack";
-    account: { apiUrl: string; botToken: Secret; appToken: Secret };
+    account: { apiUrl: string; botToken: Secret; appToken: Secret; botUserId: string };
     ownerId: string;
     bot: SlackBot;
   }
@@ -55,6 +55,7 @@ export async function connectionAccount(
         apiUrl: bot.api_url,
         botToken: await secret("bot-token"),
         appToken: await secret("app-token"),
+        botUserId: bot.bot_user_id,
       };
       return { name, bot, ownerId: bot.owner.id, account };
     }

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { announceReady, homeFrom, LinkError, LinkPaths, logger } from "../base/mod.ts";
 import { runnerFilePath } from "./runner_file.ts";
 import { RunnerRoster } from "./runner_roster.ts";
+import { RunnerSchedules } from "./runner_schedules.ts";
 import { isTimeZone } from "./time_zone.ts";
 import { watchRunnerFile } from "./watch_runner_file.ts";
 
@@ -15,7 +16,8 @@ const log = logger("runner");
  * --with-parent it ends when its parent does (its stdin closes). At its end it lets the firings
  * under way finish.
  *
- * Link Scheduler's jobs come later: today it fires nothing. It tracks its agents and their way in.
+ * Each agent's jobs (its `Agent/schedule/jobs/`) are fired when due through its door, each firing
+ * kept before it is sent, so one killed at any step is taken on by the next runner (SCH-1, SCH-6).
  */
 export async function runRunnerRole(args: string[], signal: AbortSignal): Promise<number> {
   const flags = runnerFlags(args);
@@ -27,8 +29,10 @@ export async function runRunnerRole(args: string[], signal: AbortSignal): Promis
   if (flags.withParent) void untilStdinCloses().then(() => ended.abort());
   {
     let first = true;
+    await using schedules = new RunnerSchedules({ paths, roster });
     await using _watch = await watchRunnerFile(file, flags.zone, (read) => {
       const change = roster.update(read.agents);
+      schedules.follow(roster.agents);
       if (!first && !change.added.length && !change.removed.length && !change.leaving.length) return;
       first = false;
       log.info("Runner agents", { zone: flags.zone, agents: roster.agents.map((a) => a.id), ...change });

@@ -1,4 +1,4 @@
-import { readTextIfExists } from "../base/mod.ts";
+import { LinkError, readTextIfExists } from "../base/mod.ts";
 
 /** Where Debian and its kin name the machine's zone. */
 const ETC_TIMEZONE = "/etc/timezone";
@@ -29,4 +29,20 @@ export async function systemTimeZone(
   if (fromFile && isTimeZone(fromFile)) return fromFile;
   const found = new Intl.DateTimeFormat().resolvedOptions().timeZone;
   return found && isTimeZone(found) ? found : "UTC";
+}
+
+/**
+ * An agent's time zone: its spec's `[run] time_zone`, or the machine's when it names none. A zone
+ * it names that is not known is refused, naming the spec's file.
+ */
+export async function agentTimeZone(
+  env: { get(name: string): string | undefined },
+  named: string | undefined,
+  specPath: string,
+): Promise<string> {
+  if (named === undefined) return await systemTimeZone(env);
+  if (isTimeZone(named)) return named;
+  throw new LinkError("CONFIG_INVALID", `Cannot schedule in time zone "${named}": it is not a known zone`, {
+    hint: `Fix [run] time_zone in "${specPath}" (a name such as "Europe/Paris"), then start the agent again`,
+  });
 }

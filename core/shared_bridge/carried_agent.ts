@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Clock, LinkError, logger, parseDuration } from "../base/mod.ts";
 import { isTimeZone, systemTimeZone } from "../scheduler/mod.ts";
 import { loadAgentConfig } from "../agent/mod.ts";
-import { serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
+import { AgentTools, serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
 import type { AgentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { layoutOf } from "../agent/mod.ts";
@@ -14,7 +14,7 @@ import {
   runConnectionBridges,
   stoppedAccepting,
 } from "../agent_bridge/mod.ts";
-import { type AgentStarter, inBridgeStarter } from "../agent/launch/mod.ts";
+import { type AgentStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
 import { listenForWebhooks, type WebhookListener } from "../webhooks/mod.ts";
 
 const log = logger("bridges");
@@ -66,7 +66,9 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   }
   await Deno.mkdir(paths.net(id), { recursive: true, mode: 0o700 });
   const socket = join(paths.net(id), "endpoint.sock");
-  const starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s)))(
+  // Link's tools (SBX-18), served here; each start of the agent's sandbox makes its secret.
+  const tools = new AgentTools(paths, settings, spec);
+  const starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s, tools)))(
     settings,
     socket,
   );
@@ -80,6 +82,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     askHarness: () => askHarnessBusy(socket, caller),
     key,
     clock: options.clock,
+    teams: { paths, agent: { id, name: settings.name, owner: settings.owner } },
   });
   const held: (AsyncDisposable & { finished: Promise<void> })[] = [door];
   // Its connections, each a `lnk connection bridge` child of this bridge, as its own bridge runs them.
@@ -98,6 +101,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     const served = { agent: { id, owner: settings.owner }, key, paths };
     held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
     held.push(await serveWayIn(served));
+    held.push(await tools.serve());
     // Its webhooks, on 127.0.0.1 only (WHK-1), as its own bridge listens for them.
     webhooks = await listenForWebhooks(paths, settings, { key });
     connections = runConnectionBridges(paths, settings, carrying.signal);
@@ -148,8 +152,13 @@ export async function carryAgent(id: string, start: string, options: CarryOption
  * sandbox as this process's child, its start prepared ahead while it sleeps. A failed start says
  * the error it failed with.
  */
-function bridgeStarterFor(ctx: AgentContext, agent: AgentSettings, socket: string): Promise<AgentStarter> {
-  const starter = inBridgeStarter(ctx, agent, { socket });
+function bridgeStarterFor(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  socket: string,
+  toolProxy: ToolProxySeat,
+): Promise<AgentStarter> {
+  const starter = inBridgeStarter(ctx, agent, { socket, toolProxy });
   void starter.preload();
   return Promise.resolve(starter);
 }

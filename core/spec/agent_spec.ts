@@ -34,6 +34,8 @@ export const Spec = z.strictObject({
       hops: z.number().int().min(0).default(8),
       per_day: z.number().int().min(0).default(100),
       wake: z.enum(["runner", "address"]).default("runner"),
+      /** A job missed while the runner was down fires once if it is back within this long. */
+      catch_up: Duration.default("6h"),
     }).prefault({}),
   }).prefault({}),
   access: z.strictObject({ strangers_tools: z.array(z.string()).default([]) }).prefault({}),
@@ -71,4 +73,7 @@ store = "files"
 # the agent may start in a day.
 hops = 8
 per_day = 100
+# A job missed while the runner was down (the machine off) fires once when it
+# is back within this long; missed by more, it is skipped and the next taken.
+catch_up = "6h"
 `;

@@ -6,13 +6,17 @@
  *   where its user IDs are the workspace's own (`person:slack:T123:U456`).
  * - `chat:<connection>:<id>`: a chat the owner shared (a Telegram group, a Slack channel, a
  *   Discord channel as `<guild>:<channel>`): everyone in it who is not a bot is a member.
- * - `agent:<id>`: another agent, a teammate (TEAM).
+ * - `agent:<id>`: another agent, a teammate (TEAM), or the agent itself setting a message for
+ *   later or a task for its subagent (SCH-2: never the owner).
+ * - `subagent:<job id>`: the agent's own subagent, started by Link Scheduler's `start_subagent`
+ *   as job `<job id>`, answering its parent (SCH-7).
  * - `webhook:<name>`: a post to one of the agent's webhooks (WHK-4, WHK-5), a stranger whatever its
  *   sift said.
  */
 export type Principal =
   | { kind: "person" | "chat"; connection: string; id: string }
   | { kind: "agent"; id: string }
+  | { kind: "subagent"; id: string }
   | { kind: "webhook"; name: string };
 
 const CONNECTION = /^[a-z][a-z0-9-]{0,31}$/;
@@ -20,6 +24,8 @@ const CONNECTION = /^[a-z][a-z0-9-]{0,31}$/;
 export const WEBHOOK_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 /** An ID a platform gives: letters, digits, `-`, `_`, `+`, `.`, with `:` between the parts of one. */
 const ID = /^[A-Za-z0-9+_.-]{1,64}(:[A-Za-z0-9+_.-]{1,64}){0,2}$/;
+/** A job's id, as Link Scheduler makes it (core/scheduler/job.ts). */
+const JOB_ID = /^j-[a-z0-9]{20}$/;
 
 /** Reads a principal; undefined for a word that is not one. */
 export function parsePrincipal(text: string): Principal | undefined {
@@ -27,6 +33,10 @@ export function parsePrincipal(text: string): Principal | undefined {
   if (kind === "agent") {
     const id = rest.join(":");
     return ID.test(id) && !id.includes(":") ? { kind, id } : undefined;
+  }
+  if (kind === "subagent") {
+    const id = rest.join(":");
+    return JOB_ID.test(id) ? { kind, id } : undefined;
   }
   if (kind === "webhook") {
     const name = rest.join(":");
@@ -41,7 +51,7 @@ export function parsePrincipal(text: string): Principal | undefined {
 
 /** Writes a principal as `[access] message` and `Link-From` hold it. */
 export function formatPrincipal(principal: Principal): string {
-  if (principal.kind === "agent") return `agent:${principal.id}`;
+  if (principal.kind === "agent" || principal.kind === "subagent") return `${principal.kind}:${principal.id}`;
   if (principal.kind === "webhook") return `webhook:${principal.name}`;
   return `${principal.kind}:${principal.connection}:${principal.id}`;
 }
@@ -60,7 +70,9 @@ export function accessFor(connection: string, message: readonly string[]): ChatA
   const persons = new Set<string>();
   for (const word of message) {
     const p = parsePrincipal(word);
-    if (!p || p.kind === "agent" || p.kind === "webhook" || p.connection !== connection) continue;
+    if (
+      !p || p.kind === "agent" || p.kind === "subagent" || p.kind === "webhook" || p.connection !== connection
+    ) continue;
     (p.kind === "chat" ? chats : persons).add(p.id);
   }
   return { chats, persons };

@@ -8,6 +8,7 @@ export {
   parseTeam,
   readTeam,
   readTeams,
+  sharedTeams,
   shareTeam,
   type Team,
   TeamFile,
@@ -17,3 +18,5 @@ export {
   TeamMember,
   TeamName,
 } from "./team_file.ts";
+/** The one writer of team files (TEAM-2): a team made, its members changed, under its lock. */
+export { changeTeam, checkTeamName, createTeam, type TeamChange } from "./team_store.ts";

@@ -68,15 +68,26 @@ export function parseTeam(team: string, path: string, text: string): Team {
   const raw = parseToml(text, path);
   const members = Array.isArray(raw.member) ? raw.member : [];
   members.forEach((m, i) => {
+    const line = memberLine(text, i);
     if (m && typeof m === "object" && "role" in m) {
       throw new LinkError(
         "CONFIG_INVALID",
-        `Cannot load "${path}": member ${i + 1} has a "role"; a team member takes "purpose"`,
+        `Cannot load "${path}": line ${line}: member ${i + 1} has a "role"; a team member takes "purpose"`,
         {
           hint:
             `Rename "role" to "purpose" in ${path}, or set it with \`lnk agent team add ${team} <agent> --purpose "..."\``,
         },
       );
+    }
+    const checked = TeamMember.safeParse(m);
+    if (!checked.success) {
+      const problems = checked.error.issues.map((issue) =>
+        `key "member.${[i, ...issue.path].join(".")}": ${issue.message}`
+      );
+      throw new LinkError("CONFIG_INVALID", `Cannot load "${path}": line ${line}: ${problems.join("; ")}`, {
+        hint: `Fix member ${i + 1} of the team's file, or make it again with \`lnk agent team\`:\n` +
+          problems.map((p) => `  ${path}:${line}: ${p}`).join("\n"),
+      });
     }
   });
   const file = validateToml(
@@ -86,6 +97,16 @@ export function parseTeam(team: string, path: string, text: string): Team {
     "Fix the team's file, or make it again with `lnk agent team`",
   );
   return { ...file, name: team, path };
+}
+
+/** The line (1-based) of the `[[member]]` header of member `index`, or 1. */
+function memberLine(text: string, index: number): number {
+  let seen = -1;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*\[\[\s*member\s*\]\]/.test(lines[i]!) && ++seen === index) return i + 1;
+  }
+  return 1;
 }
 
 /**
@@ -126,17 +147,40 @@ export interface Teammate extends TeamMember {
   team: string;
 }
 
-/** The agent's teammates over every team it is on (itself never among them). */
-export async function teammatesOf(paths: LinkPaths, agentId: string): Promise<Teammate[]> {
+/** The agent's teammates over every team it is on (itself never among them); with `owner`, only its teams. */
+export async function teammatesOf(
+  paths: LinkPaths,
+  agentId: string,
+  options: { owner?: string } = {},
+): Promise<Teammate[]> {
   const mates: Teammate[] = [];
   for (const team of await readTeams(paths)) {
+    if (options.owner !== undefined && team.owner !== options.owner) continue;
     if (!team.member.some((m) => m.id === agentId)) continue;
     for (const m of team.member) if (m.id !== agentId) mates.push({ ...m, team: team.name });
   }
   return mates;
 }
 
+/**
+ * The teams two agents share now, read afresh (TEAM-7); with `owner`, only teams of that owner
+ * (TEAM-3: a message crosses only between one owner's agents).
+ */
+export async function sharedTeams(
+  paths: LinkPaths,
+  a: string,
+  b: string,
+  options: { owner?: string } = {},
+): Promise<string[]> {
+  return (await teammatesOf(paths, a, options)).filter((m) => m.id === b).map((m) => m.team);
+}
+
 /** Whether two agents share a team now, read afresh (TEAM-7). */
-export async function shareTeam(paths: LinkPaths, a: string, b: string): Promise<boolean> {
-  return (await teammatesOf(paths, a)).some((m) => m.id === b);
+export async function shareTeam(
+  paths: LinkPaths,
+  a: string,
+  b: string,
+  options: { owner?: string } = {},
+): Promise<boolean> {
+  return (await sharedTeams(paths, a, b, options)).length > 0;
 }

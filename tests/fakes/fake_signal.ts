@@ -95,6 +95,7 @@ export class FakeSignal implements AsyncDisposable {
   /** Handed to a stream since the daemon last started. */
   #delivered: SignalEnvelope[] = [];
   #faults = new Map<string, FakeSignalFault[]>();
+  #always = new Map<string, FakeSignalFault>();
   #returned = new Set<FakeSignalCall>();
   #waiters: Waiter[] = [];
 
@@ -234,6 +235,30 @@ export class FakeSignal implements AsyncDisposable {
     this.#faults.set(method, queue);
   }
 
+  /** Every call of `method` gets `fault` until `clearFaults()`. */
+  failAll(method: string, fault: FakeSignalFault): void {
+    this.#always.set(method, fault);
+  }
+
+  /** Takes back every fault queued or set, for every method. */
+  clearFaults(): void {
+    this.#faults.clear();
+    this.#always.clear();
+  }
+
+  /**
+   * Signal's servers forget the account (registered elsewhere, or deleted). A daemon of several
+   * accounts drops it at once, as signal-cli does when the account's message socket fails to
+   * authenticate: its streams end, `?account=` it answers 400, a request naming it -32602
+   * "Specified account does not exist", listAccounts no longer lists it. A daemon of one account
+   * answers each send -32603 "[401] Authorization failed!" (what it answers until its socket
+   * notices; then it shuts down, which a test plays with `goDown()`).
+   */
+  deregister(): void {
+    this.#state.deregister();
+    if (this.#state.multiAccount()) this.#streams.endAll();
+  }
+
   /** Silences every open stream: it stays open and says nothing more; how many. */
   stopStream(): number {
     return this.#streams.silenceAll();
@@ -318,7 +343,7 @@ export class FakeSignal implements AsyncDisposable {
       return answerRpc(await req.text(), {
         daemon: this.#state,
         record: (request) => this.#record(request),
-        takeFault: (method) => this.#faults.get(method)?.shift(),
+        takeFault: (method) => this.#faults.get(method)?.shift() ?? this.#always.get(method),
       });
     }
     if (url.pathname === "/api/v1/events") {
@@ -331,10 +356,8 @@ export class FakeSignal implements AsyncDisposable {
 
   #events(url: URL, completed: Promise<void>): Response {
     const account = url.searchParams.get("account") ?? undefined;
-    if (
-      this.#state.multiAccount() && account !== undefined && account !== this.account &&
-      account !== this.#state.self().uuid
-    ) {
+    const other = account !== undefined && account !== this.account && account !== this.#state.self().uuid;
+    if (this.#state.multiAccount() && (other || (account !== undefined && !this.#state.registered()))) {
       return new Response(null, { status: 400 });
     }
     const closed = new AbortController();

@@ -158,7 +158,8 @@ export class FakeSlack implements AsyncDisposable {
 
   /**
    * `user` says `text` in `conversation`: a `message` event (`channel_type` im or channel), and in a
-   * channel an `app_mention` too when the text names the bot (`<@U0LINKBOT1>`).
+   * channel an `app_mention` too when the text names the bot (`<@U0LINKBOT1>`). With `thread_ts` in
+   * `extra`, a reply in that message's thread, with its `parent_user_id`, as Slack sends one.
    */
   userSays(
     conversation: SlackConversation,
@@ -175,6 +176,8 @@ export class FakeSlack implements AsyncDisposable {
       team: TEAM_ID,
       ...extra,
     };
+    const parent = this.#ws.historyOf(conversation.id).find((m) => m.ts === extra.thread_ts);
+    if (parent && extra.thread_ts !== message.ts) message.parent_user_id = parent.user ?? parent.bot_id;
     this.#ws.historyOf(conversation.id).push(message);
     this.#deliver(messageEvent(conversation, message));
     if (conversation.type === "channel" && text.includes(`<@${BOT_USER_ID}>`)) {

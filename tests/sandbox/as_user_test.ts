@@ -22,6 +22,8 @@ const SUITES = [
   "planted_links_test.ts",
   "protected_places_test.ts",
   "attacks_connections_test.ts",
+  "attacks_tools_test.ts",
+  "teams_test.ts",
   "attacks_webhooks_test.ts",
 ];
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));

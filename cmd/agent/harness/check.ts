@@ -10,7 +10,8 @@ export const check: Command = {
   details:
     "Starts a sandbox built as the harness's is, with a proxy of its own, and tries from inside: the\n" +
     "internet through the proxy; your home, ~/.lnk, ~/.config, Config/ and other agents' folders; Home\n" +
-    "per [files]; this machine's other ports, your network, the network as it is, display and browser\n" +
+    "per [files]; each team folder it is granted (it must) and every other team's (it must not);\n" +
+    "this machine's other ports, your network, the network as it is, display and browser\n" +
     "sockets; the model key; setuid bits and device nodes (refused); and how each of [limits] holds\n" +
     '(a cgroup, or rlimits). With `[network] mode = "host"` it lists the gaps that opens. It prints a\n' +
     "table and exits 1 if any check fails; --json prints the rows. The running agent is not touched.",

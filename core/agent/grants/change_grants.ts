@@ -14,7 +14,7 @@ import { agentStatus } from "../agent_status.ts";
 import type { AgentContext } from "../context.ts";
 import { layoutOf } from "../layout.ts";
 import type { AgentSettings } from "../settings.ts";
-import { harnessPolicy, policySandboxFields } from "./harness_policy.ts";
+import { grantedTeamsOnly, harnessPolicy, policySandboxFields } from "./harness_policy.ts";
 
 /** One key of the sandbox file that changed, as "table.key", with its value before and after. */
 export interface GrantChange {
@@ -84,8 +84,8 @@ function valueAt(spec: SandboxSpec, table: readonly string[], key: string): Toml
  * checked at each start.
  */
 async function checkEnforceable(ctx: AgentContext, agent: AgentSettings, text: string, file: string) {
-  const spec = parseSandboxSpec(text, file);
   const policy = await harnessPolicy(ctx, agent);
+  const spec = grantedTeamsOnly(parseSandboxSpec(text, file), policy.teams);
   try {
     const input = await resolveSandboxInput({
       spec,

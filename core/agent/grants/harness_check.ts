@@ -10,6 +10,7 @@ import { protectedCheck, protectedCheckPlace } from "./protected_check.ts";
 import { type HarnessPolicy, harnessPolicy } from "./harness_policy.ts";
 import { type HarnessSandbox, type HarnessSandboxOptions, startHarnessSandbox } from "./harness_sandbox.ts";
 import { type NetworkFacts, planNetworkChecks } from "./network_checks.ts";
+import { planTeamChecks } from "./team_checks.ts";
 import type { CheckRow, PlannedCheck } from "./planned_check.ts";
 import { ProbeAnswers } from "./probe_protocol.ts";
 
@@ -35,7 +36,7 @@ export interface HarnessCheck {
 }
 
 /**
- * `lnk agent harness check` (SBX-2, SBX-9, SBX-21, GRT-8): starts a sandbox built as the harness's
+ * `lnk agent harness check` (SBX-2, SBX-9, SBX-21, GRT-8, TEAM-13): starts a sandbox built as the harness's
  * is, with a proxy of its own, and probes from inside that each grant holds and each denial holds.
  * Canaries and listeners set up outside make every answer checkable there; all are removed after.
  * A running agent is not touched.
@@ -69,6 +70,7 @@ export async function harnessCheck(
     rows = await runChecks(sandbox, [
       ...planProcessChecks(policy, Deno.uid() ?? 0),
       ...await planFileChecks(setup, ctx.paths, policy, others),
+      ...await planTeamChecks(setup, ctx.paths, policy),
       ...planNetworkChecks(setup, policy.spec, sandbox.wiring, options.facts ?? machineFacts()),
       ...await planConfinementChecks(setup, policy, sandbox.process),
       await protectedCheck(setup, repo),

@@ -20,6 +20,7 @@ import type { AgentSettings } from "../settings.ts";
 import { sandboxIdentity } from "../sandbox_uid.ts";
 import { type HarnessLayer, loadHarnessLayer } from "./harness_layer.ts";
 import { type SandboxIdentity } from "../../spec/mod.ts";
+import { readTeams } from "../../teams/mod.ts";
 
 /** What an agent's harness runs with: both grant layers, its folders and its own home. */
 export interface HarnessPolicy {
@@ -46,6 +47,8 @@ export interface HarnessPolicy {
   readonly hide: readonly string[];
   /** As root: the agent's own unprivileged uid its sandboxes run as (SBX-1). */
   readonly identity?: SandboxIdentity;
+  /** The folder of each team the agent is on now, for its `[teams.<team>]` grants (TEAM-11). */
+  readonly teams: Readonly<Record<string, string>>;
 }
 
 /** One agent's home of its harness (GRT-12): `~/.lnk/agents/<id>/harnesses/<harness>`. */
@@ -58,7 +61,14 @@ export function policySandboxFields(
   policy: HarnessPolicy,
 ): Pick<
   SandboxInput,
-  "agent" | "folders" | "harnessWritesChats" | "harnessWritesNotes" | "harnessHome" | "hide" | "identity"
+  | "agent"
+  | "folders"
+  | "harnessWritesChats"
+  | "harnessWritesNotes"
+  | "harnessHome"
+  | "hide"
+  | "identity"
+  | "teams"
 > {
   return {
     agent: policy.sandboxAgent,
@@ -68,6 +78,7 @@ export function policySandboxFields(
     harnessHome: policy.harnessHome,
     hide: policy.hide,
     identity: policy.identity,
+    teams: policy.teams,
   };
 }
 
@@ -83,7 +94,9 @@ export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Pr
   const text = (await readTextIfExists(layout.sandboxToml)) ?? DEFAULT_SANDBOX_TOML;
   const agentSpec = parseSandboxSpec(text, layout.sandboxToml);
   const layer = await loadHarnessLayer(paths, agent.harness);
-  const spec = layer ? applyGrants(agentSpec, widening(agentSpec, layer.flags), "allow").spec : agentSpec;
+  const layered = layer ? applyGrants(agentSpec, widening(agentSpec, layer.flags), "allow").spec : agentSpec;
+  const teams = await teamsOf(paths, agent);
+  const spec = grantedTeamsOnly(layered, teams.mine);
   const keepsLayout = KNOWN[agent.harness]?.builtIn ?? false;
   return {
     agent,
@@ -97,8 +110,36 @@ export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Pr
     layout,
     sandboxAgent: { id: agent.id, name: agent.name, home: layout.home, agentDir: layout.agent },
     harnessHome: harnessHomeOf(paths, agent),
-    hide: await otherHomes(ctx, agent),
+    hide: [...await otherHomes(ctx, agent), ...teams.elsewhere],
     identity: await sandboxIdentity(paths, agent.id),
+    teams: teams.mine,
+  };
+}
+
+/**
+ * The folder of each team the agent is on, and every team's folder kept outside ~/Link/Teams
+ * (hidden like ~/Link/Teams, the granted folders of the agent's own mounted back: TEAM-12). Read
+ * from the team files at each start (TEAM-9); a team whose file does not read gives nothing.
+ */
+async function teamsOf(
+  paths: LinkPaths,
+  agent: AgentSettings,
+): Promise<{ mine: Record<string, string>; elsewhere: string[] }> {
+  const mine: Record<string, string> = {};
+  const elsewhere: string[] = [];
+  for (const team of await readTeams(paths)) {
+    const folder = team.folder.replace(/\/+$/, "");
+    if (folder !== paths.teamFolders && !folder.startsWith(`${paths.teamFolders}/`)) elsewhere.push(folder);
+    if (team.owner === agent.owner && team.member.some((m) => m.id === agent.id)) mine[team.name] = folder;
+  }
+  return { mine, elsewhere };
+}
+
+/** A grant of a team the agent is not on gives nothing (TEAM-13: the grant needs the membership). */
+export function grantedTeamsOnly(spec: SandboxSpec, mine: Readonly<Record<string, string>>): SandboxSpec {
+  return {
+    ...spec,
+    teams: Object.fromEntries(Object.entries(spec.teams).filter(([team]) => mine[team] !== undefined)),
   };
 }
 

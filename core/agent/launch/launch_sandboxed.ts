@@ -1,5 +1,6 @@
 import type { AgentKey, LinkPaths } from "../../base/mod.ts";
 import {
+  INSIDE_TOOL_PROXY_PORT,
   type ProxyUpstream,
   relayPortsIn,
   runSandboxed,
@@ -15,6 +16,7 @@ import type { Spec } from "../../spec/mod.ts";
 import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
 import { modelRoute } from "./model_route.ts";
 import { readSandboxReady } from "./sandbox_ready.ts";
+import { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
 
 /**
  * A sandboxed harness start, planned: everything read, checked and resolved ahead, so a start is
@@ -35,6 +37,11 @@ export interface SandboxedHarnessPlan {
   readonly ports: readonly number[];
   /** Link Harness's model as resolved outside; how it is reached depends on the start's proxy. */
   readonly model?: { readonly resolved: ResolvedModel; readonly wired: boolean };
+  /**
+   * The agent's tool proxy for Link Harness (SBX-18): relayed to 127.0.0.1:3129 inside when the
+   * sandbox has a loopback of its own, else reached at its socket.
+   */
+  readonly toolProxy?: { readonly seat: ToolProxySeat; readonly relayed: boolean };
   /** What Link Harness is handed on stdin besides its model and proxy. */
   readonly input: Partial<ServedAgentInput>;
 }
@@ -87,7 +94,12 @@ export async function launchSandboxedHarness(
     paths: planned.paths,
     spec: planned.spec,
     netDir: planned.insideNet,
-    more: { ...planned.input, model: route?.model, proxy: proxy && { url: proxy.root } },
+    more: {
+      ...planned.input,
+      model: route?.model,
+      proxy: proxy && { url: proxy.root },
+      toolProxy: planned.toolProxy && toolProxyInput(planned.toolProxy, planned.insideNet),
+    },
   });
   await writeAndClose(sandbox.child.stdin, line);
   await readSandboxReady(sandbox.child.stdout, sandbox.status, planned.agent.id);
@@ -101,6 +113,16 @@ export async function launchSandboxedHarness(
     proxied: proxy !== undefined,
     stop,
     [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** The tool proxy as this start's harness reaches it, with a secret made for this start (SBX-19). */
+function toolProxyInput(tools: { seat: ToolProxySeat; relayed: boolean }, insideNet: string) {
+  const secret = tools.seat.newSecret().reveal();
+  return {
+    url: `http://127.0.0.1:${INSIDE_TOOL_PROXY_PORT}/_link/s/${secret}/`,
+    servers: [...tools.seat.servers],
+    ...(tools.relayed ? {} : { socket: `${insideNet}/${TOOL_SOCKET}` }),
   };
 }
 

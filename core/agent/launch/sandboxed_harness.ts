@@ -3,6 +3,7 @@ import { type AgentKey, logger, roleArgv } from "../../base/mod.ts";
 import {
   checkUserNamespaces,
   INSIDE_PROXY_PORT,
+  INSIDE_TOOL_PROXY_PORT,
   planSandbox,
   portRelayRules,
   type ProxyUpstream,
@@ -20,6 +21,7 @@ import type { Spec } from "../../spec/mod.ts";
 import { type HarnessProcess, harnessRole } from "./harness_process.ts";
 import { launchSandboxedHarness, type SandboxedHarnessPlan } from "./launch_sandboxed.ts";
 import { loopbackPort } from "./model_route.ts";
+import { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
 
 const log = logger("agent");
 
@@ -33,6 +35,8 @@ export interface SandboxedHarnessOptions {
   readonly upstream?: ProxyUpstream;
   /** The local model servers probed to pick the model; Link's list unless told. */
   readonly modelCandidates?: readonly LocalServer[];
+  /** The agent's tool proxy, served by its bridge, for Link Harness (SBX-18). */
+  readonly toolProxy?: ToolProxySeat;
 }
 
 /**
@@ -78,6 +82,12 @@ export async function planSandboxedHarness(
     ? [...new Set([...policy.spec.localhost.ports, ...(modelPort ? [modelPort] : [])])]
     : [];
   relays.push(...portRelayRules(netDir, ports));
+  // Link's tools (SBX-18): on the sandbox's own loopback when it has one; on the host's network the
+  // harness reaches the socket itself, as the .net folder is bound in.
+  const toolProxy = agent.harness === "link" ? options.toolProxy : undefined;
+  if (toolProxy && proxied) {
+    relays.push({ kind: "tcp-to-unix", port: INSIDE_TOOL_PROXY_PORT, socket: join(netDir, TOOL_SOCKET) });
+  }
   // The socket folder as the sandbox shows it: its real path, bound at the same place inside.
   const insideNet = await Deno.realPath(netDir);
   const input = await resolveSandboxInput({
@@ -102,6 +112,7 @@ export async function planSandboxedHarness(
     proxy: proxied ? { spec: policy.spec, keys } : undefined,
     ports,
     model: model && { resolved: model, wired: keyWired(agent).wired },
+    toolProxy: toolProxy && { seat: toolProxy, relayed: proxied },
     input: {
       owner: agent.owner,
       folders,

@@ -14,15 +14,14 @@ export { STORE_ACTIONS } from "./store_bridge_call.ts";
 /** Refuses a conversation id that reads as a path rather than one of the agent's conversations. */
 export { checkConversationScope, MAX_CONVERSATION_CHARS } from "./conversation_scope.ts";
 /** The way in, `send.sock`: a proven `send` on one of the agent's connections. */
+export { serveWayIn, type ServeWayInOptions, WAY_IN_CAP } from "./serve_way_in.ts";
+/** The way in's call and its client, kept in connections/link so the scheduler sends as the harness does. */
 export {
   SEND_ACTION,
   SendAnswer,
   SendCall,
-  serveWayIn,
-  type ServeWayInOptions,
-  WAY_IN_CAP,
-} from "./serve_way_in.ts";
-/** Sends through the way in, as the harness and the scheduler do. */
-export { sendOnWayIn, type WayInCaller } from "./send_on_way_in.ts";
+  sendOnWayIn,
+  type WayInCaller,
+} from "../../../connections/link/mod.ts";
 /** Whom an agent's bridge serves: the agent, with its key or where to find it. */
 export { type ServedAgent } from "./served_agent.ts";

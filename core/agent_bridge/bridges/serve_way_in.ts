@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { type LinkPaths, logger, SYSTEM_CLOCK } from "../../base/mod.ts";
 import {
   bridgeFailure,
@@ -6,7 +5,14 @@ import {
   type BridgeServer,
   serveBridge,
 } from "../../../link_bridge/mod.ts";
-import { heldDir, holdAnswer, LINK_CONNECTION } from "../../../connections/link/mod.ts";
+import {
+  heldDir,
+  holdAnswer,
+  LINK_CONNECTION,
+  SEND_ACTION,
+  type SendAnswer,
+  SendCall,
+} from "../../../connections/link/mod.ts";
 import { loadSettings, sendSocketPath } from "../../agent/mod.ts";
 import { agentKeyFor, type ServedAgent } from "./served_agent.ts";
 
@@ -14,25 +20,6 @@ const log = logger("way-in");
 
 /** How many sends the way in holds at once; one more is answered `busy` (BRG-11). */
 export const WAY_IN_CAP = 8;
-
-/** The one action of the way in. */
-export const SEND_ACTION = "send";
-
-/**
- * A message the agent sends out on one of its connections (its harness answering a reminder, its
- * scheduler): the thread is the thread key, `<connection>:<chat id>`.
- */
-export const SendCall = z.strictObject({
-  connection: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/),
-  // deno-lint-ignore no-control-regex
-  thread: z.string().min(3).max(512).regex(/^[^\u0000-\u001f\u007f]+$/),
-  text: z.string().min(1),
-});
-export type SendCall = z.infer<typeof SendCall>;
-
-/** What the way in did with a send: held for the next chat on the thread (the `link` connection). */
-export const SendAnswer = z.strictObject({ held: z.boolean() });
-export type SendAnswer = z.infer<typeof SendAnswer>;
 
 /** Options for serveWayIn. */
 export interface ServeWayInOptions extends ServedAgent, BridgeHosting {

@@ -1,4 +1,5 @@
-import type { AgentKey, Clock } from "../../base/mod.ts";
+import type { AgentKey, Clock, LinkPaths } from "../../base/mod.ts";
+import { checkTeammate, type DoorAgent } from "./teammate_check.ts";
 import { type DoorActivity, serveDoor } from "./serve_door.ts";
 import type { AgentStarter } from "../../agent/launch/mod.ts";
 import { AgentWaker, type WakeState } from "./agent_waker.ts";
@@ -20,6 +21,11 @@ export interface AgentDoorOptions {
   /** The agent's key, so a 503 the door gives a proof request proves why it says (serveDoor). */
   key?: AgentKey;
   clock?: Clock;
+  /**
+   * Where the team files are, and who the agent is: a message marked from another agent is taken
+   * only from a teammate of the same owner, judged as it comes (TEAM-7; see checkTeammate).
+   */
+  teams?: { paths: LinkPaths; agent: DoorAgent };
   /** Called at each lapse of `idle_after` with what was found. */
   onCheck?: (check: IdleCheck) => void;
 }
@@ -53,6 +59,7 @@ export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoo
     agentId: options.agentId,
   });
   const wired: { watch?: IdleWatch } = {};
+  const teams = options.teams;
   let door;
   try {
     door = serveDoor({
@@ -61,6 +68,7 @@ export async function openAgentDoor(options: AgentDoorOptions): Promise<AgentDoo
       onActivity: () => wired.watch?.doorChanged(),
       prover: options.key ? { agentId: options.agentId, key: options.key } : undefined,
       clock: options.clock,
+      checkFrom: teams && ((from) => checkTeammate(teams.paths, teams.agent, from)),
     });
   } catch (err) {
     await waker[Symbol.asyncDispose]();

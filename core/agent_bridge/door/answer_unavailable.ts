@@ -121,6 +121,32 @@ async function awaitRequestHead(
 }
 
 /** Reads what the caller still sends until it hangs up, for a while, so the 503 reaches it. */
+/**
+ * Answers a request the door refused before the agent saw it (TEAM-7): 403 with the error in
+ * Link's one shape, the connection closed once the caller has read it; then `hangUp` lets go of
+ * the agent's side, which was sent nothing of it meanwhile.
+ */
+export async function refuseRequest(
+  conn: Deno.Conn,
+  error: LinkError,
+  clock: Clock,
+  hangUp: () => void,
+): Promise<void> {
+  const body = new TextEncoder().encode(`${JSON.stringify(errorWire(error))}\n`);
+  const head = "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n" +
+    `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  try {
+    await writeAll(conn, new TextEncoder().encode(head));
+    await writeAll(conn, body);
+    await conn.closeWrite().catch(() => {});
+    await drain(conn, clock);
+  } catch {
+    // the caller went first
+  } finally {
+    hangUp();
+  }
+}
+
 async function drain(conn: Deno.Conn, clock: Clock): Promise<void> {
   const done = new AbortController();
   const hangUp = () => {

@@ -32,6 +32,13 @@ export interface HttpFraming {
    * ended. The door's deadline for an unproven caller runs only while it is not: the caller's time.
    */
   readonly owed: boolean;
+  /** True while a request's head has begun and not ended: its bytes are not whole yet. */
+  readonly readingHead: boolean;
+  /**
+   * True once the caller's bytes are no longer read as requests for any reason but a tunnel the
+   * agent agreed to (an upgrade or CONNECT answered): what follows cannot be judged (TEAM-7).
+   */
+  readonly unread: boolean;
 }
 
 /** A request as its framing shows it. */
@@ -45,6 +52,8 @@ export interface FramedRequest {
 export interface FramingEvents {
   /** A final answer's head has come (never a 1xx): its status, and the request it answers. */
   answered?(status: number, request: FramedRequest): void;
+  /** A request's head has come whole, before any of its body. */
+  request?(head: RequestHead): void;
 }
 
 interface Pending extends FramedRequest {
@@ -63,6 +72,8 @@ class FramingTracker implements HttpFraming {
   #serverEnded = false;
   #interim = false;
   #switchAsked = false;
+  #tunnel = false;
+  #inBody = false;
   #requests = new MessageScanner({
     kind: "request",
     head: (head) => this.#requestHead(head),
@@ -97,6 +108,14 @@ class FramingTracker implements HttpFraming {
     this.#feed(this.#responses, bytes);
   }
 
+  get readingHead(): boolean {
+    return !this.#opaque && this.#requests.inMessage && !this.#inBody;
+  }
+
+  get unread(): boolean {
+    return this.#opaque && !this.#tunnel;
+  }
+
   serverEnded(): void {
     this.#serverEnded = true;
   }
@@ -120,10 +139,14 @@ class FramingTracker implements HttpFraming {
   #requestHead(head: RequestHead): BodyFraming {
     this.#switchAsked = head.method === "CONNECT" || headerValues(head.headers, "upgrade").length > 0;
     this.#pending.push({ method: head.method, target: head.target, switching: this.#switchAsked });
-    return requestFraming(head);
+    const framing = requestFraming(head);
+    this.#inBody = true;
+    this.#events.request?.(head);
+    return framing;
   }
 
   #requestDone(): void {
+    this.#inBody = false;
     if (this.#switchAsked) this.#requests.hold();
   }
 
@@ -133,7 +156,10 @@ class FramingTracker implements HttpFraming {
     // Framed first: an answer that cannot be framed is never told as one.
     const framing = responseFraming(head, request?.method ?? "GET");
     if (!this.#interim && request) this.#events.answered?.(head.status, request);
-    if (framing.kind === "tunnel") this.#becomeOpaque();
+    if (framing.kind === "tunnel") {
+      this.#tunnel = true;
+      this.#becomeOpaque();
+    }
     return framing;
   }
 

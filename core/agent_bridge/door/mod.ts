@@ -26,3 +26,5 @@ export {
 } from "./http_framing.ts";
 /** The door's unproven places, and which answers prove a caller at the door (BRG-13, PRC-11). */
 export { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
+/** Who may send the agent a message marked from another agent: a teammate, judged as it comes (TEAM-7). */
+export { checkTeammate, type DoorAgent } from "./teammate_check.ts";

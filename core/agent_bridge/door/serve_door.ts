@@ -8,7 +8,8 @@ import {
   SYSTEM_CLOCK,
   writeAll,
 } from "../../base/mod.ts";
-import { answerUnavailable, type DoorProver } from "./answer_unavailable.ts";
+import { answerUnavailable, type DoorProver, refuseRequest } from "./answer_unavailable.ts";
+import { headerValues } from "../../../http1/mod.ts";
 import {
   peerOf,
   placesKey,
@@ -52,6 +53,12 @@ export interface ServeDoorOptions {
   placesPerDoor?: number;
   /** The agent the door stands for: its 503 to a proof request proves it (see answerUnavailable). */
   prover?: DoorProver;
+  /**
+   * Judges the `Link-From` values of each request before the agent sees any byte of it (TEAM-7):
+   * undefined takes it; a LinkError refuses it, answered to the caller in Link's one shape, and
+   * the connection ends with the agent never asked. Called only for a request that has one.
+   */
+  checkFrom?: (from: readonly string[]) => Promise<LinkError | undefined>;
   /** Time for the proof deadline and the waits after a failed accept; tests drive it. */
   clock?: Clock;
   signal?: AbortSignal;
@@ -239,19 +246,46 @@ class RunningDoor implements Door {
     if (this.#stop.signal.aborted || cut.signal.aborted) return closeQuietly(upstream);
     cut.signal.addEventListener("abort", () => closeQuietly(upstream), { once: true });
     this.#upstreams.add(upstream);
+    const froms: string[][] = [];
     const tracker = trackHttpFraming({
       answered: (status, request) => {
         if (provesCaller(status, request)) proof.proven();
       },
+      request: (head) => {
+        const from = headerValues(head.headers, "link-from");
+        if (from.length > 0) froms.push(from);
+      },
     });
     const watch = () => proof.deadline.set(!tracker.owed);
+    const checkFrom = this.#options.checkFrom;
+    const gate = checkFrom &&
+      (async (): Promise<"pass" | "hold" | "refused"> => {
+        for (const from of froms.splice(0)) {
+          const refused = await checkFrom(from);
+          if (refused) {
+            log.warn("Door refused a message before the agent saw it", { from, code: refused.code });
+            await refuseRequest(conn, refused, this.#clock, () => closeQuietly(upstream));
+            return "refused";
+          }
+        }
+        if (tracker.unread) {
+          log.warn("Door cut a connection whose requests it cannot read, so cannot judge who sent them");
+          return "refused";
+        }
+        return tracker.readingHead ? "hold" : "pass";
+      });
     this.#trackers.add(tracker);
     this.#changed(false);
     watch();
     try {
       // carries: the door relays HTTP bytes unread; the tracker sees only their framing.
       await Promise.all([
-        this.#pump(conn, upstream, { observe: (bytes) => (tracker.fromClient(bytes), watch()), first }),
+        this.#pump(conn, upstream, {
+          observe: (bytes) => (tracker.fromClient(bytes), watch()),
+          first,
+          gate,
+          refused: () => cut.abort(),
+        }),
         this.#pump(upstream, conn, {
           observe: (bytes) => (tracker.fromServer(bytes), watch()),
           ended: () => (tracker.serverEnded(), watch()),
@@ -304,18 +338,30 @@ class RunningDoor implements Door {
       observe: (bytes: Uint8Array) => void;
       ended?: () => void;
       first?: Promise<Uint8Array | null>;
+      /** Judges what came before it goes on: held while a head is not whole, never sent if refused. */
+      gate?: () => Promise<"pass" | "hold" | "refused">;
+      refused?: () => void;
     },
   ): Promise<void> {
     const buf = new Uint8Array(32 * 1024);
     const ended = how.ended ?? (() => {});
+    const held: Uint8Array[] = [];
     try {
       for (let pending = how.first;; pending = undefined) {
-        const bytes = pending ? await pending : await readInto(from, buf);
-        if (bytes === null) break;
+        const read = pending ? await pending : await readInto(from, buf);
+        if (read === null) break;
+        // A held piece is kept whole: the next read reuses buf.
+        const bytes = how.gate ? read.slice() : read;
         this.#lastTrafficAt = this.#clock.now();
         how.observe(bytes);
         this.#changed(false);
-        await writeAll(to, bytes);
+        if (how.gate) {
+          held.push(bytes);
+          const verdict = await how.gate();
+          if (verdict === "refused") return how.refused?.();
+          if (verdict === "hold") continue;
+          for (const piece of held.splice(0)) await writeAll(to, piece);
+        } else await writeAll(to, bytes);
       }
       ended();
       this.#changed(false);

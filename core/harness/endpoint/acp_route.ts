@@ -78,9 +78,10 @@ async function prompt(
   await narrow(served, thread, meta);
   const request = meta?.["link.local/request"] ?? `${agent.clock.now()}-${crypto.randomUUID().slice(0, 8)}`;
   const from = req.headers.get("link-from") ?? undefined;
+  const hops = hopsOf(req.headers.get("link-hops"), meta?.["link.local/hops"]);
   // Only a queued message waits for its caller; the request's signal is read only then.
   const gone = agent.turns.busy === "queue" ? req.signal : undefined;
-  const reception = await served.turns.receive({ conversation: thread, text, from, request }, gone);
+  const reception = await served.turns.receive({ conversation: thread, text, from, hops, request }, gone);
   if (reception.kind === "steered") {
     return new Response(null, { status: 202, headers: { "Link-Steered": String(reception.n), ...next } });
   }
@@ -124,6 +125,16 @@ async function overContext(
 async function narrow(served: ServedAgent, thread: string, meta: LinkMeta | undefined): Promise<void> {
   const tools = meta?.["link.local/tools"];
   if (tools) await narrowConversationTools(served.turns.agent.store, thread, tools);
+}
+
+/**
+ * The hops a message came with: `Link-Hops`, as the door let it through, else `_meta
+ * link.local/hops`; the larger when both say, so a hop is never lost (TEAM-8).
+ */
+function hopsOf(header: string | null, meta: number | undefined): number | undefined {
+  const said = header !== null && /^\d{1,6}$/.test(header.trim()) ? Number(header.trim()) : undefined;
+  if (said === undefined) return meta;
+  return meta === undefined ? said : Math.max(said, meta);
 }
 
 function invalid(id: number | string | null, detail: string, next: Record<string, string>): Response {

@@ -48,6 +48,17 @@ export const ServedAgentInput = z.strictObject({
    * into the sandbox for a model on this machine.
    */
   model: z.strictObject({ baseUrl: z.string(), model: z.string(), key: z.string().optional() }).optional(),
+  /**
+   * The tool proxy (SBX-18): its base, `http://127.0.0.1:<port>/_link/s/<secret>/` with this start's
+   * secret (SBX-19), and its MCP servers, each the path after it (`scheduler`). Its secret is held
+   * here alone, never in an environment or a file run's commands could read (SCH-9).
+   */
+  toolProxy: z.strictObject({
+    url: z.string(),
+    servers: z.array(z.string().regex(/^[a-z][a-z0-9_-]*$/)),
+    /** Its unix socket, reached directly where the sandbox shares the machine's network (host mode). */
+    socket: z.string().optional(),
+  }).optional(),
   /** The proxy's base-URL form for web_fetch, `http://127.0.0.1:<port>/_link/s/<secret>/`. */
   proxy: z.strictObject({ url: z.string() }).optional(),
   /**

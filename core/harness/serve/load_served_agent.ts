@@ -4,6 +4,7 @@ import {
   decodeKey,
   joinPath,
   type LinkPaths,
+  logger,
   Secret,
   SYSTEM_CLOCK,
 } from "../../base/mod.ts";
@@ -26,6 +27,10 @@ import { turnSettingsOf } from "../turns/turn_settings.ts";
 import type { ServedAgentInput } from "./harness_input.ts";
 import type { ToolBase } from "./harness_tools.ts";
 import { lazyTurnTools } from "./lazy_tools.ts";
+import { withProxiedTools } from "./proxied_turn_tools.ts";
+import type { ProxiedTools } from "../tools/proxied_call.ts";
+
+const log = logger("harness");
 
 /** An agent ready to serve: what its turns use, its key, and its store and runner to close at the end. */
 export interface LoadedAgent {
@@ -79,7 +84,10 @@ export async function loadServedAgent(
     clock,
     proxy: input.proxy,
   };
-  const { tools, runner } = await ownTools(input, base, store);
+  const own = await ownTools(input, base, store);
+  const proxied = input.toolProxy && proxiedTools(input, clock);
+  const tools = proxied ? withProxiedTools(own.tools, proxied, store) : own.tools;
+  const runner = proxied ? closingBoth(own.runner, proxied) : own.runner;
   const agent: TurnAgent = {
     id: input.id,
     owner,
@@ -134,6 +142,46 @@ async function agentFiles(
     spec: spec ?? config.spec,
     sandbox: grants ?? config.sandbox,
     model: { baseUrl: resolved.baseUrl, model: resolved.model, key: resolved.key },
+  };
+}
+
+/**
+ * Link's tools through the tool proxy (SBX-18), listed from the start in the background with the
+ * MCP SDK, loaded only here (PRC-13): the first turn waits for the list, so every turn has the same
+ * (PRN-2). A proxy that does not answer leaves the harness's own tools, said in the log.
+ */
+function proxiedTools(input: ServedAgentInput, clock: Clock): Promise<ProxiedTools | undefined> {
+  const proxy = input.toolProxy!;
+  return import("../tools/proxied_tools.ts")
+    .then(({ listProxiedTools }) =>
+      listProxiedTools({
+        url: proxy.url,
+        servers: proxy.servers,
+        socket: proxy.socket,
+        taken: (input.tools ?? []).map((t) => t.function.name),
+        clock,
+        agentId: input.id,
+      })
+    )
+    .catch((err) => {
+      log.warn("Link's tools could not be loaded: the harness's own tools work without them", {
+        agent: input.id,
+        error: err instanceof Error ? err.name : "unknown",
+      });
+      return undefined;
+    });
+}
+
+/** Run's runner and the tool proxy's clients, both closed at the end. */
+function closingBoth(
+  runner: AsyncDisposable | undefined,
+  proxied: Promise<ProxiedTools | undefined>,
+): AsyncDisposable {
+  return {
+    async [Symbol.asyncDispose]() {
+      await runner?.[Symbol.asyncDispose]();
+      await (await proxied)?.[Symbol.asyncDispose]();
+    },
   };
 }
 

@@ -12,6 +12,8 @@ export const ConversationEvent = lazySchema(() =>
       type: z.literal("message"),
       text: z.string(),
       from: z.string().optional(),
+      /** `Link-Hops` it came with: how many hops between agents it travelled (SCH-9, TEAM-8). */
+      hops: z.number().int().min(0).optional(),
       /** The request that brought it, so its answer finds its way (TRN-9, TRN-10). */
       request: z.string(),
       at: z.number(),

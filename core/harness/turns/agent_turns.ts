@@ -19,6 +19,8 @@ export interface IncomingMessage {
   text: string;
   /** Who sent it, when not the owner (SCH-1). */
   from?: string;
+  /** The hops it came with (`Link-Hops`), when it came from someone else. */
+  hops?: number;
   /** The request that brought it, so its answer finds its way. */
   request: string;
 }
@@ -78,6 +80,7 @@ export class AgentTurns implements AsyncDisposable {
       type: "message" as const,
       text: message.text,
       ...(message.from === undefined ? {} : { from: message.from }),
+      ...(message.hops ? { hops: message.hops } : {}),
       request: message.request,
       at: this.agent.clock.now(),
     };

@@ -1,5 +1,6 @@
 import { logger } from "../../base/mod.ts";
 import type { ToolCall } from "../model/mod.ts";
+import { conversationState } from "./conversation_state.ts";
 import type { EventLog } from "./event_log.ts";
 import type { ToolOutcome, TurnAgent } from "./turn_agent.ts";
 import type { TurnSink } from "./turn_sink.ts";
@@ -26,6 +27,7 @@ export async function runTools(
   calls: ToolCall[],
   options: { sink: TurnSink; stop: AbortSignal; cancel: AbortSignal },
 ): Promise<void> {
+  const hops = turnHops(events);
   for (const call of calls) {
     options.stop.throwIfAborted();
     options.sink.toolCall({ id: call.id, name: call.function.name, arguments: call.function.arguments });
@@ -33,7 +35,11 @@ export async function runTools(
     if (options.cancel.aborted) outcome = { content: CANCELLED, ok: false };
     else {
       try {
-        outcome = await agent.tools.run(call, { conversation: events.conversation, signal: options.stop });
+        outcome = await agent.tools.run(call, {
+          conversation: events.conversation,
+          hops,
+          signal: options.stop,
+        });
       } catch (err) {
         options.stop.throwIfAborted();
         log.warn("A tool failed", { agent: agent.id, tool: call.function.name, error: err });
@@ -54,6 +60,13 @@ export async function runTools(
     });
     options.sink.toolResult(call.id, outcome.ok);
   }
+}
+
+/** The hops of the messages the open turn answers: the most of them, 0 for the owner's own (SCH-9). */
+function turnHops(events: EventLog): number {
+  let hops = 0;
+  for (const m of conversationState(events.events).pending) hops = Math.max(hops, m.event.hops ?? 0);
+  return hops;
 }
 
 /** Answers a crashed turn's unanswered calls as not made, so the model decides whether to call again. */

@@ -25,12 +25,20 @@ export interface ToolOutcome {
   ok: boolean;
 }
 
+/** Where one tool call runs: its conversation, the hops of the message its turn answers, its signal. */
+export interface ToolCallContext {
+  conversation: string;
+  /** The most hops of the messages the turn answers (SCH-9): 0 for the owner's own. */
+  hops?: number;
+  signal: AbortSignal;
+}
+
 /** The tools a turn offers the model, and how a call runs. */
 export interface TurnTools {
   /** The tools offered in this conversation (its narrowed list, TRN-12). */
   definitions(conversation: string): Promise<ToolDefinition[]>;
   /** Runs one call to its end. */
-  run(call: ToolCall, context: { conversation: string; signal: AbortSignal }): Promise<ToolOutcome>;
+  run(call: ToolCall, context: ToolCallContext): Promise<ToolOutcome>;
 }
 
 /** No tools at all. */

@@ -60,6 +60,10 @@ export interface CarrierOptions {
   fake?: FakeDiscordOptions;
   /** Who is answered besides the owner; `#general` of the guild `home` is made and shared unless given. */
   access?: (fake: FakeDiscord, general: DiscordChannel) => ChatAccess;
+  /** Leaves the connection's folder as a crash left it, before the carrier starts. */
+  before?: (
+    t: { fake: FakeDiscord; owner: ReturnType<FakeDiscord["user"]>; dm: DiscordChannel; stateDir: string },
+  ) => Promise<void>;
 }
 
 export interface Carrier extends AsyncDisposable {
@@ -110,6 +114,7 @@ export async function carrier(options: CarrierOptions = {}): Promise<Carrier> {
       w.resolve(s);
     }
   };
+  await options.before?.({ fake, owner, dm, stateDir });
   const controller = new AbortController();
   const carrying = carryDiscord({
     account: accountOf(fake),

@@ -1,4 +1,5 @@
 import { SHARING_CASES, type SharingDriver } from "./_contract_support.ts";
+import { discordDriver } from "./_discord_support.ts";
 import { slackDriver } from "./_slack_support.ts";
 import { telegramDriver } from "./_telegram_support.ts";
 
@@ -6,6 +7,7 @@ import { telegramDriver } from "./_telegram_support.ts";
 const DRIVERS: [string, () => Promise<SharingDriver>][] = [
   ["Telegram", telegramDriver],
   ["Slack", slackDriver],
+  ["Discord", discordDriver],
 ];
 
 for (const [platform, driver] of DRIVERS) {

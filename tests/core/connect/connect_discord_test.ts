@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { type FakeDiscord, serveFakeDiscord } from "../../fakes/fake_discord.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
-import { processesNaming, runCli, runJson, type TempHome, tempHome } from "../../support/mod.ts";
+import {
+  processesNaming,
+  runCli,
+  runJson,
+  serviceLog,
+  type TempHome,
+  tempHome,
+  waitForLog,
+} from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
 
@@ -159,6 +167,40 @@ Deno.test("ACS-1, ACS-5: the owner shares a Discord channel; a member's mention 
       body.messages.filter((m) => m.role === "user").at(-1)!.content,
       new RegExp(`^\\(from person:discord:${stranger.id}\\) `),
     );
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
+Deno.test("kill -9 of an agent's Discord bridge mid-answer: the answer the harness finished meanwhile is sent once by the bridge started again, never asked again", async () => {
+  await using fake = await serveFakeDiscord();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownDm } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    await carried(fake);
+    model.reply("Hello.");
+    fake.userSays(ownDm, owner, "hi");
+    await answered(fake, ownDm.id, "Hello.");
+    const slow = model.reply("Finished while you were away.", { hold: true });
+    fake.userSays(ownDm, owner, "a long one, please");
+    await slow.taken; // kept before its seq was: the turn runs, nothing of it posted
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    Deno.kill(carrier.pid, "SIGKILL");
+    await again;
+    slow.release();
+    await answered(fake, ownDm.id, "Finished while you were away.");
+    assert.deepEqual(fromBot(fake, ownDm.id), ["Hello.", "Finished while you were away."]);
+    assert.equal(model.requests.length, 2, "the message was asked again");
+    const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
+    assert.equal(restarted.length, 1);
+    assert.notEqual(restarted[0]!.pid, carrier.pid);
   } finally {
     await runJson(["agent", "stop"], home);
   }

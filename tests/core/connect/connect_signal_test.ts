@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
 import { type FakeSignal, serveFakeSignal } from "../../fakes/fake_signal.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
-import { processesNaming, runCli, runJson, type TempHome, tempHome } from "../../support/mod.ts";
+import { inboxDir } from "../../../connections/signal/mod.ts";
+import {
+  processesNaming,
+  runCli,
+  runJson,
+  serviceLog,
+  type TempHome,
+  tempHome,
+  waitForLog,
+} from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
 
@@ -71,6 +80,91 @@ Deno.test("lnk agent connect signal takes the number typed as the owner's; a sta
     await runJson(["agent", "stop"], home);
   }
   assert.deepEqual((await processesNaming(id)).filter((p) => p.command.includes("connection bridge")), []);
+});
+
+/** `lnk agent status` once `ok` holds of it, read again at each change in the connection's folder. */
+async function statusWhen(home: TempHome, id: string, ok: (status: Status) => boolean): Promise<Status> {
+  using watcher = Deno.watchFs(home.paths.connectionDir(id, "signal"));
+  const changes = watcher[Symbol.asyncIterator]();
+  for (;;) {
+    const status = await runJson<Status>(["agent", "status"], home);
+    if (ok(status)) return status;
+    await changes.next();
+  }
+}
+
+/** A started agent on the fake model, paired on Signal with its owner Ada, its event stream open. */
+async function startedAgent(home: TempHome, fake: FakeSignal, modelUrl: string) {
+  const { id } = await runJson<{ id: string }>(
+    ["agent", "create", "work", "--model-url", modelUrl, "--model", "fake-model"],
+    home,
+  );
+  const ada = fake.person("Ada");
+  assert.equal((await connect(home, fake, ada.number)).code, 0);
+  await runJson(["agent", "start"], home);
+  await carried(fake);
+  return { id, ada };
+}
+
+Deno.test("an agent whose Signal account was deregistered says failed with what to do in lnk agent status, and stops trying", async () => {
+  await using fake = await serveFakeSignal();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, ada } = await startedAgent(home, fake, model.url);
+  try {
+    fake.deregister();
+    model.reply("Hello, Ada.");
+    fake.personSays(ada, "hi");
+    const status = await statusWhen(home, id, (s) => s.connections.signal?.state === "failed");
+    assert.deepEqual(status.connections, {
+      signal: {
+        state: "failed",
+        why: `Signal no longer knows the account ${fake.account}: it was registered elsewhere or deleted. ` +
+          "Register or link it again with signal-cli, then run `lnk agent connect signal`",
+      },
+    });
+    assert.equal(fake.calls.filter((c) => c.method === "send").length, 1);
+    assert.equal(model.requests.length, 1);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
+Deno.test("kill -9 of an agent's Signal bridge after the answer was kept and before it was sent: sent once by the bridge started again, never asked again", async () => {
+  await using fake = await serveFakeSignal();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, ada } = await startedAgent(home, fake, model.url);
+  try {
+    // Every send refused until the carrier is killed: the answer is kept, and nothing is sent.
+    fake.failAll("send", { status: 503, body: "Service Unavailable" });
+    model.reply("Kept, then sent once.");
+    const refused = fake.nextCall("send");
+    fake.personSays(ada, "hi");
+    await refused;
+    const inbox = inboxDir(home.paths.connectionDir(id, "signal"));
+    const kept = [...Deno.readDirSync(inbox)].map((e) =>
+      JSON.parse(Deno.readTextFileSync(`${inbox}/${e.name}`))
+    );
+    assert.deepEqual(kept.map((e) => [e.answer, e.sent]), [["Kept, then sent once.", 0]]);
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    Deno.kill(carrier.pid, "SIGKILL");
+    await again;
+    fake.clearFaults();
+    while (fake.sent(ada).length < 1) await fake.nextCall("send");
+    assert.deepEqual(fake.sent(ada).map((m) => m.message), ["Kept, then sent once."]);
+    assert.equal(model.requests.length, 1, "the message was asked again");
+    const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
+    assert.equal(restarted.length, 1);
+    assert.notEqual(restarted[0]!.pid, carrier.pid);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
 });
 
 Deno.test("lnk agent connect signal with no daemon answering says so with how to start one, and keeps nothing", async () => {

@@ -60,6 +60,23 @@ Deno.test("ACS-1, CON-8: a connection's access is its own chats and people, nobo
   assert.deepEqual([...access.chats], ["T1:C9"]);
 });
 
+Deno.test("SCH-2, SCH-7: an agent's subagent is subagent:<job id>, nothing else, and is no one's chat or person", () => {
+  const word = "subagent:j-0123456789abcdefghij";
+  assert.deepEqual(parsePrincipal(word), { kind: "subagent", id: "j-0123456789abcdefghij" });
+  assert.equal(formatPrincipal(parsePrincipal(word)!), word);
+  for (
+    const bad of [
+      "subagent:",
+      "subagent:a1",
+      "subagent:j-0123",
+      "subagent:j-0123456789abcdefghij:x",
+      "subagent:J-0123456789ABCDEFGHIJ",
+    ]
+  ) assert.deepEqual(parsePrincipal(bad), undefined, bad);
+  const access = accessFor("telegram", [word, "person:telegram:7"]);
+  assert.deepEqual([[...access.persons], [...access.chats]], [["7"], []]);
+});
+
 Deno.test("WHK-5: a webhook's principal names the hook alone", () => {
   assert.deepEqual(parsePrincipal("webhook:gh-push"), { kind: "webhook", name: "gh-push" });
   assert.equal(formatPrincipal({ kind: "webhook", name: "gh-push" }), "webhook:gh-push");

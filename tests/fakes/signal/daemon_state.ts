@@ -17,6 +17,7 @@ export class DaemonState implements Daemon {
   #groups = new Map<string, SignalGroup>();
   #lastTimestamp = 0;
   #nextNumber = 2;
+  #registered = true;
 
   constructor(clock: Clock, options: { account: string; multiAccount: boolean; otherAccounts?: string[] }) {
     this.#clock = clock;
@@ -31,6 +32,15 @@ export class DaemonState implements Daemon {
 
   multiAccount(): boolean {
     return this.#multi;
+  }
+
+  registered(): boolean {
+    return this.#registered;
+  }
+
+  /** Signal's servers no longer know the account: registered elsewhere, or deleted. */
+  deregister(): void {
+    this.#registered = false;
   }
 
   otherAccounts(): string[] {

@@ -22,6 +22,8 @@ export const SIGNAL_CLI_VERSION = "0.14.6";
 export interface Daemon {
   /** The daemon's account. */
   self(): SignalPerson;
+  /** Whether Signal's servers still know the account (false once `deregister()`ed). */
+  registered(): boolean;
   /** Whether it was started without `-a`. */
   multiAccount(): boolean;
   /** Numbers listAccounts lists beside the daemon's own (the fake serves only its own). */
@@ -55,15 +57,34 @@ const METHODS: Record<string, Method> = {
   listGroups: (daemon) => [...daemon.groups().values()].map(jsonGroup),
 };
 
+/** The methods that reach Signal's servers, refused once they no longer know the account. */
+const SENDING = new Set(["send", "sendTyping", "sendReceipt"]);
+
+/**
+ * What signal-cli answers a send from an account Signal's servers no longer know (deregistered),
+ * until its message socket notices (`SendCommand`: the IOException as UnexpectedErrorException).
+ */
+export const DEREGISTERED_ERROR = {
+  code: INTERNAL_ERROR,
+  message: "Failed to send message: [401] Authorization failed! (AuthorizationFailedException) " +
+    "(UnexpectedErrorException)",
+};
+
 /** Runs `method` with `params` for `daemon`; its result, or throws RpcError as signal-cli would answer. */
 export function runMethod(daemon: Daemon, method: string, params: Params | undefined): unknown {
   const given = { ...params };
   if (daemon.multiAccount()) {
+    // A deregistered account's manager was closed on its socket's AUTHENTICATION_FAILED and
+    // dropped from the daemon (`MultiAccountManagerImpl.removeManager`): it is no longer served.
+    const served = daemon.registered() ? [daemon.self().number] : [];
     if (method === "listAccounts") {
-      return [daemon.self().number, ...daemon.otherAccounts()].map((number) => ({ number }));
+      return [...served, ...daemon.otherAccounts()].map((number) => ({ number }));
     }
     if (METHODS[method] && given.account !== undefined && given.account !== null) {
-      if (given.account !== daemon.self().number && given.account !== daemon.self().uuid) {
+      if (
+        !daemon.registered() ||
+        (given.account !== daemon.self().number && given.account !== daemon.self().uuid)
+      ) {
         throw new RpcError(INVALID_PARAMS, "Specified account does not exist");
       }
       delete given.account;
@@ -71,6 +92,9 @@ export function runMethod(daemon: Daemon, method: string, params: Params | undef
   }
   const run = METHODS[method];
   if (!run) throw new RpcError(METHOD_NOT_FOUND, "Method not implemented");
+  if (SENDING.has(method) && !daemon.registered()) {
+    throw new RpcError(DEREGISTERED_ERROR.code, DEREGISTERED_ERROR.message);
+  }
   return run(daemon, given);
 }
 

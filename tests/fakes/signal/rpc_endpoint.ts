@@ -3,7 +3,7 @@
  * its result (a JSON-RPC error for that request, or an HTTP answer for the whole body), the rest run.
  */
 import { answerBody, type JsonRpcId, type JsonRpcRequest, RpcError } from "./json_rpc.ts";
-import { type Daemon, rateLimitError, runMethod } from "./methods.ts";
+import { type Daemon, DEREGISTERED_ERROR, rateLimitError, runMethod } from "./methods.ts";
 
 /** One JSON-RPC request the client made (each of a batch apart), as the fake received it. */
 export interface FakeSignalCall {
@@ -28,14 +28,7 @@ export type FakeSignalFault =
   | { garbage: string };
 
 /** signal-cli's answer to a send from an account Signal's servers no longer know (deregistered). */
-export const DEREGISTERED: FakeSignalFault = {
-  error: {
-    code: -32603,
-    message: "Failed to send message: [401] Authorization failed! (AuthorizationFailedException) " +
-      "(UnexpectedErrorException)",
-    data: null,
-  },
-};
+export const DEREGISTERED: FakeSignalFault = { error: { ...DEREGISTERED_ERROR, data: null } };
 
 /** What the endpoint needs of the fake. */
 export interface RpcEndpoint {

@@ -1,0 +1,81 @@
+import { joinPath, LinkError, type LinkPaths, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
+import { KNOWN } from "../adapters/mod.ts";
+import { type AgentSettings, layoutOf } from "../agent/mod.ts";
+import { TOOL_SOCKET, type ToolProxySeat } from "../agent/launch/mod.ts";
+import {
+  DailyCount,
+  JobStore,
+  SCHEDULER_SERVER,
+  schedulerToolServer,
+  systemTimeZone,
+} from "../scheduler/mod.ts";
+import type { Spec } from "../spec/mod.ts";
+import { serveToolProxy, type ToolProxy } from "../tool_proxy/mod.ts";
+
+/**
+ * The agent's tool proxy (SBX-18) on `.net/<id>/tools.sock`, as its bridge holds it: the seat its
+ * starter takes (a new secret at each start of the sandbox, SBX-19) from the bridge's start, and
+ * the server itself once the bridge holds the agent's door, so a bridge that finds another holding
+ * the port never takes that one's socket. It serves Link Scheduler's tools for this agent alone:
+ * its jobs in `Agent/schedule/`, its zone (`[run] time_zone`, else the machine's), its caps
+ * (`[tool.scheduler]`), and whether its harness narrows (SCH-8), fixed for the bridge's run as the
+ * spec is.
+ */
+export class AgentTools implements ToolProxySeat {
+  readonly socket: string;
+  readonly servers: readonly string[] = [SCHEDULER_SERVER];
+  #paths: LinkPaths;
+  #agent: AgentSettings;
+  #spec: Spec;
+  #proxy: ToolProxy | undefined;
+
+  constructor(paths: LinkPaths, agent: AgentSettings, spec: Spec) {
+    this.#paths = paths;
+    this.#agent = agent;
+    this.#spec = spec;
+    this.socket = joinPath(paths.net(agent.id), TOOL_SOCKET);
+  }
+
+  /** Serves the tool proxy; the bridge closes what it returns. */
+  async serve(options: { signal?: AbortSignal } = {}): Promise<ToolProxy> {
+    const agent = this.#agent;
+    const paths = this.#paths;
+    const schedule = joinPath(layoutOf(paths, agent).agent, "schedule");
+    const zone = this.#spec.run.time_zone ?? await systemTimeZone(Deno.env);
+    const jobs = new JobStore(schedule);
+    const count = new DailyCount(schedule, zone);
+    const scheduler = this.#spec.tool.scheduler;
+    const caps = { hops: scheduler.hops, perDay: scheduler.per_day };
+    const narrows = KNOWN[agent.harness]?.tools === true;
+    await Deno.mkdir(paths.net(agent.id), { recursive: true, mode: 0o700 });
+    this.#proxy = await serveToolProxy({
+      path: this.socket,
+      agentId: agent.id,
+      signal: options.signal,
+      servers: {
+        [SCHEDULER_SERVER]: () =>
+          schedulerToolServer({
+            agentId: agent.id,
+            jobs,
+            count,
+            paths,
+            zone,
+            caps,
+            narrows,
+            clock: SYSTEM_CLOCK,
+          }),
+      },
+    });
+    return this.#proxy;
+  }
+
+  newSecret(): Secret {
+    if (!this.#proxy) {
+      throw new LinkError(
+        "SERVICE_FAILED",
+        `Cannot start agent "${this.#agent.name}": its tool proxy is not served yet`,
+      );
+    }
+    return this.#proxy.newSecret();
+  }
+}
