@@ -11,10 +11,27 @@
 import { setLogSink } from "../core/base/mod.ts";
 import { serveFakeModel } from "../tests/fakes/fake_model.ts";
 import { runCli, runJson, serviceLog, tempHome, waitForLog } from "../tests/support/mod.ts";
-import { githubHeaders } from "../tests/core/webhooks/_support.ts";
 import { line, p50, percentile } from "./_figures.ts";
 
 const BODY = '{"ref":"refs/heads/main"}';
+
+/** A GitHub post's headers, signed with `secret` as GitHub signs: HMAC-SHA256 of the body. */
+async function githubHeaders(
+  secret: string,
+  body: string,
+  delivery: string,
+): Promise<Record<string, string>> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
+  const hex = Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+  return { "X-GitHub-Event": "push", "X-GitHub-Delivery": delivery, "X-Hub-Signature-256": `sha256=${hex}` };
+}
 
 async function main(count: number): Promise<void> {
   setLogSink(() => {}); // what the commands run in this process log is not the figures

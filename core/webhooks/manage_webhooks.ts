@@ -50,6 +50,7 @@ export async function addWebhook(
       hint: `Use --sift ${[...SIFTS.keys()].join(" or --sift ")}`,
     });
   }
+  // Only a harness that keeps who a message is from and a conversation's tools gets one (WHK-5).
   if (!SENDER_AWARE_HARNESSES.includes(agent.harness)) {
     throw new LinkError(
       "UNSUPPORTED",

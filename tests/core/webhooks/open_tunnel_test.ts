@@ -3,7 +3,7 @@ import { loadSettings } from "../../../core/agent/mod.ts";
 import { newAgentKey } from "../../../core/base/mod.ts";
 import { listenForWebhooks } from "../../../core/webhooks/mod.ts";
 import { runCli, runJson, tempHome } from "../../support/mod.ts";
-import { loopbackSshd, NO_SSHD } from "./_sshd.ts";
+import { loopbackSshd, NO_SSHD } from "./_sshd_support.ts";
 
 if (NO_SSHD) {
   // deno-lint-ignore no-console -- the reason an ignored test did not run must be seen.
