@@ -1,3 +1,4 @@
+import { LinkError } from "../../core/base/mod.ts";
 import type { ProvenEndpoint } from "../endpoint/ask_for.ts";
 import { ackKept, listKept, STEERED_WAIT_MS } from "../link/mod.ts";
 
@@ -20,6 +21,12 @@ export interface PromptAgentOptions {
   tools?: string[];
   /** Each piece of the answer as it is written. */
   onText(text: string): void;
+  /**
+   * When the message joined a running turn (202) whose answer is not kept yet: "empty" gives ""
+   * (a chat's carrier sends nothing), "fail" throws AGENT_BUSY so the caller asks again with the
+   * same request later (the runner, which must never record an answer it did not get).
+   */
+  unanswered?: "empty" | "fail";
 }
 
 /**
@@ -61,10 +68,20 @@ export async function promptAgent(endpoint: ProvenEndpoint, options: PromptAgent
 /** The message joined a running turn (202): its answer is the one the harness keeps for it. */
 async function steered(
   endpoint: ProvenEndpoint,
-  options: { thread: string; request: string },
+  options: { thread: string; request: string; unanswered?: "empty" | "fail" },
 ): Promise<string> {
   const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
-  const kept = found.find((k) => k.requests.includes(options.request)) ?? found[0];
+  const mine = found.find((k) => k.requests.includes(options.request));
+  const kept = options.unanswered === "fail" ? mine : mine ?? found[0];
+  if (!kept && options.unanswered === "fail") {
+    throw new LinkError(
+      "AGENT_BUSY",
+      "The agent is still answering this message: its answer is not kept yet",
+      {
+        hint: "Ask again with the same request once the turn ends",
+      },
+    );
+  }
   if (!kept) return "";
   await ackKept(endpoint, [kept.id]);
   return kept.answer;

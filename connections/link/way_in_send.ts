@@ -14,6 +14,12 @@ export const SendCall = z.strictObject({
   // deno-lint-ignore no-control-regex
   thread: z.string().min(3).max(512).regex(/^[^\u0000-\u001f\u007f]+$/),
   text: z.string().min(1),
+  /**
+   * The sender's name for this message, the same at every retry (the runner's firing request): a
+   * send the way in took already under it is not held again, so a retry after a lost reply never
+   * sends the answer twice.
+   */
+  id: z.string().regex(/^[A-Za-z0-9:@._+-]{1,200}$/).optional(),
 });
 export type SendCall = z.infer<typeof SendCall>;
 

@@ -36,6 +36,8 @@ export function doorDriver(paths: LinkPaths, wayInOf: (agentId: string) => strin
         text: job.text,
         tools: job.tools,
         onText: () => {},
+        // A turn joined whose answer is not kept yet is asked again, never recorded as "".
+        unanswered: "fail",
       });
     },
     async send(agentId, call) {

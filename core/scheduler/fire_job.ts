@@ -152,7 +152,8 @@ async function deliver(
   if (reply.to === "none") return await step(ctx, record, { state: "delivered" });
   if (!answer.trim()) return await step(ctx, record, { state: "delivered", note: "the answer was empty" });
   if (reply.to === "way-in") {
-    const call = { connection: reply.connection, thread: reply.thread, text: answer };
+    // Named by the firing's request, so a retry after a lost reply is not held twice.
+    const call = { connection: reply.connection, thread: reply.thread, text: answer, id: record.request };
     await withRetry(() => ctx.driver.send(ctx.agentId, call), {
       clock: ctx.clock,
       signal: ctx.signal,

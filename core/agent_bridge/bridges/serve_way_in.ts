@@ -1,4 +1,4 @@
-import { type LinkPaths, logger, SYSTEM_CLOCK } from "../../base/mod.ts";
+import { joinPath as join, type LinkPaths, logger, sha256Hex, SYSTEM_CLOCK } from "../../base/mod.ts";
 import {
   bridgeFailure,
   type BridgeHosting,
@@ -68,7 +68,13 @@ export function serveWayIn(options: ServeWayInOptions): Promise<BridgeServer> {
       // the owner's own chat, never to a chat the harness names (SCH-3, LOC-5).
       const dir = heldDir(paths, agent.id, send.connection);
       await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      const taken = send.id === undefined ? undefined : await takenSends(paths, agent.id, clock.now());
+      if (taken && await taken.has(send.id!)) {
+        log.info("A send taken before is not held again", { agent: agent.id, connection: send.connection });
+        return { held: true };
+      }
       await holdAnswer(dir, { thread: send.thread, text: send.text, at: clock.now() });
+      await taken?.add(send.id!);
       log.info("Message held for its connection", {
         agent: agent.id,
         connection: send.connection,
@@ -82,4 +88,38 @@ export function serveWayIn(options: ServeWayInOptions): Promise<BridgeServer> {
 /** The agent's connections (`bots`), none when its settings cannot be read. */
 async function connectionsOf(paths: LinkPaths, agentId: string): Promise<Record<string, unknown>> {
   return await loadSettings(paths, agentId).then((s) => s.bots, () => ({}));
+}
+
+/** How long the way in remembers a send's id: longer than any retry of the runner's (5 min apart). */
+const TAKEN_KEEP_MS = 7 * 24 * 3600_000;
+
+/**
+ * The ids of the sends the way in took (one empty file each, named by the id's hash, in the agent's
+ * state where no sandbox reaches), those older than a week let go as the next is taken.
+ */
+async function takenSends(paths: LinkPaths, agentId: string, now: number) {
+  const dir = join(paths.agentState(agentId), "sent");
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const name = (id: string) => sha256Hex(id).slice(0, 40);
+  return {
+    async has(id: string): Promise<boolean> {
+      try {
+        await Deno.lstat(join(dir, name(id)));
+        return true;
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) return false;
+        throw err;
+      }
+    },
+    async add(id: string): Promise<void> {
+      await Deno.writeFile(join(dir, name(id)), new Uint8Array(), { mode: 0o600 });
+      for await (const entry of Deno.readDir(dir)) {
+        const path = join(dir, entry.name);
+        const info = await Deno.lstat(path).catch(() => undefined);
+        if (info?.mtime && now - info.mtime.getTime() > TAKEN_KEEP_MS) {
+          await Deno.remove(path).catch(() => {});
+        }
+      }
+    },
+  };
 }

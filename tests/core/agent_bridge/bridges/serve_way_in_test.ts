@@ -111,3 +111,31 @@ Deno.test("serveWayIn() holds a message on a connection the agent has in its con
   );
   assert.deepEqual(await takeHeld(heldDir(rig.paths, rig.agent.id), "telegram:-100"), []);
 });
+
+Deno.test("serveWayIn() holds a send named by an id once, however often it is sent again (a runner's retry after a lost reply, SCH-1)", async () => {
+  await using rig = await wayIn();
+  const thread = linkThread("main");
+  const send = {
+    connection: "link",
+    thread,
+    text: "Time to stretch.",
+    id: "schedule:j-0123456789abcdefghij@2026-12-02T08:00:00.000Z",
+  };
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(await sendOnWayIn(rig.socket, callerOf(rig), send), { held: true });
+  }
+  const dir = heldDir(rig.paths, rig.agent.id);
+  assert.deepEqual(await takeHeld(dir, thread), [{ thread, text: "Time to stretch.", at: rig.clock.now() }]);
+  // Taken (printed) meanwhile, then sent again: still not held twice.
+  await sendOnWayIn(rig.socket, callerOf(rig), send);
+  assert.deepEqual(await takeHeld(dir, thread), []);
+  // Another id, or none, is another message.
+  await sendOnWayIn(rig.socket, callerOf(rig), {
+    ...send,
+    id: "schedule:j-0123456789abcdefghij@2026-12-03T08:00:00.000Z",
+  });
+  await sendOnWayIn(rig.socket, callerOf(rig), { connection: "link", thread, text: "Time to stretch." });
+  assert.equal((await takeHeld(dir, thread)).length, 2);
+  const bad = await failure(sendOnWayIn(rig.socket, callerOf(rig), { ...send, id: "../../etc" }));
+  assert.equal(bridgeErrorCode(bad), "invalid");
+});
