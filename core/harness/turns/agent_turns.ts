@@ -91,6 +91,7 @@ export class AgentTurns implements AsyncDisposable {
         conversation: message.conversation,
         request: message.request,
       });
+      await this.#keepAnsweredAgain(message, events, before);
       this.#background(this.#watch(message.conversation));
       return { kind: "steered", n: before };
     }
@@ -111,6 +112,26 @@ export class AgentTurns implements AsyncDisposable {
       await this.#waitForTurnEnd(message.conversation, signal);
       if (signal?.aborted) throw new LinkError("REFUSED", "Cannot queue the message: its caller went away");
     }
+  }
+
+  /**
+   * A message sent again whose first turn ended already, its answer written to a caller that died
+   * before it read it (the harness cannot tell a write into a dead socket from one read): its answer
+   * is kept again from the conversation's `answer` event, so the caller asking again gets it, and the
+   * model is not asked twice. One kept already for the request is left alone.
+   */
+  async #keepAnsweredAgain(message: IncomingMessage, events: EventLog, n: number): Promise<void> {
+    const answered = events.events.find((e) => (e.event.type === "answer" && e.event.answers.includes(n)))
+      ?.event;
+    if (answered?.type !== "answer") return;
+    const kept = await this.agent.kept.list(message.conversation);
+    if (kept.some((k) => k.requests.includes(message.request))) return;
+    await this.agent.kept.keep({
+      conversation: message.conversation,
+      answer: answered.text,
+      requests: [message.request],
+      error: false,
+    }, this.agent.clock.now());
   }
 
   /** Cancels the turns this process runs in a conversation (session/cancel); false when none runs here. */

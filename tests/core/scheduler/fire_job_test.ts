@@ -87,11 +87,13 @@ Deno.test("runJob() sends the answer on the way in, retrying a refused door and 
   await rig.clock.waitForSleepers(1);
   await rig.clock.advance(2_000);
   assert.equal(await running, undefined);
+  const sendId = `schedule:${job.id}@2026-05-04T06:00:00.000Z`;
   assert.deepEqual(rig.driver.calls.map((c) => c.kind === "ask" ? ["ask", c.at] : ["send", c.call]), [
     ["ask", "2026-05-04T06:00:00.000Z"],
     ["ask", "2026-05-04T06:00:01.000Z"],
-    ["send", { connection: "link", thread: "link:main", text: "Re: water the plants" }],
-    ["send", { connection: "link", thread: "link:main", text: "Re: water the plants" }],
+    // The same send twice, named by the firing's request: the way in holds it once.
+    ["send", { connection: "link", thread: "link:main", text: "Re: water the plants", id: sendId }],
+    ["send", { connection: "link", thread: "link:main", text: "Re: water the plants", id: sendId }],
   ]);
   assert.deepEqual(await rig.jobs.get(job.id), undefined);
   assert.deepEqual((await rig.records.of(job.id)).map((r) => [r.state, r.answer]), [

@@ -62,3 +62,23 @@ Deno.test("the same words under a new request are a new message, answered anew",
   );
   assert.equal(model.requests.length, 2);
 });
+
+Deno.test("a message sent again after its answer went to a caller that never read it gets that answer from the conversation, and the model is not asked again (SCH-1)", async () => {
+  await using model = await serveFakeModel();
+  model.reply("Written to no one.");
+  await using harness = await harnessFixture(model);
+  // The first caller got the whole answer written to it, as a caller that died with it unread would.
+  await using first = await harness.open();
+  assert.equal(await promptAgent(first, { ...ASKED, onText: () => {} }), "Written to no one.");
+  assert.deepEqual(await harness.agents[0]!.kept.list(), []);
+  await using again = await harness.open();
+  const resent = await promptAgent(again, { ...ASKED, unanswered: "fail", onText: () => {} });
+  assert.equal(resent, "Written to no one.");
+  assert.equal(model.requests.length, 1, "the model was asked twice");
+  assert.deepEqual(await harness.agents[0]!.kept.list(), [], "the answer taken is let go");
+  assert.deepEqual(shape(await harness.events("telegram:42")), [
+    [1, "message", ASKED.text],
+    [2, "turn", [1]],
+    [3, "answer", "Written to no one.", [1]],
+  ]);
+});
