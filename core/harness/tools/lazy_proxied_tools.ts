@@ -82,9 +82,10 @@ export function lazyProxiedTools(options: LazyProxiedToolsOptions): ProxiedTools
   const servers = new Map(kept.map((k) => [k.tool.name, k.server]));
   let loaded: Promise<ProxiedTools> | undefined;
   const load = () => {
-    loaded ??= import("./proxied_tools.ts").then(({ connectedProxiedTools }) =>
-      connectedProxiedTools({ ...options, definitions, servers })
-    );
+    loaded ??= import("./proxied_tools.ts").then(({ connectedProxiedTools }) => {
+      log.info("Link's tools' MCP client loaded, at the first call of one", { agent: options.agentId });
+      return connectedProxiedTools({ ...options, definitions, servers });
+    });
     loaded.catch(() => (loaded = undefined));
     return loaded;
   };
