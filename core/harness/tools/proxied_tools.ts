@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Clock, logger } from "../../base/mod.ts";
 import type { ToolDefinition } from "../model/mod.ts";
-import { keptTools, type McpTool, proxiedDefinition } from "./lazy_proxied_tools.ts";
+import { keptTools, type McpTool, proxiedDefinition } from "./proxied_definitions.ts";
 import type { ProxiedCallMeta, ProxiedTools } from "./proxied_call.ts";
 
 const log = logger("harness");
