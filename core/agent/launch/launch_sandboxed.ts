@@ -124,7 +124,7 @@ export async function launchSandboxedHarness(
  * its tools as the bridge listed them, so the harness's wake never lists them itself (PRC-13); a
  * list that failed leaves the harness to list them, said in the log.
  */
-async function toolProxyInput(
+export async function toolProxyInput(
   tools: { seat: ToolProxySeat; relayed: boolean },
   insideNet: string,
   agentId: string,
