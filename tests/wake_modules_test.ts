@@ -88,8 +88,13 @@ const DEFERRED: Deferred[] = [
   {
     from: "core/harness/serve/load_served_agent.ts",
     written: "../tools/proxied_tools.ts",
-    why: "Link's tools through the tool proxy and the MCP SDK, listed after the harness answers, " +
-      "awaited by the first turn only",
+    why: "Link's tools listed by the harness itself through the MCP SDK, only when the bridge did not " +
+      "hand them over listed (a harness started by hand); awaited by the first turn only",
+  },
+  {
+    from: "core/harness/tools/lazy_proxied_tools.ts",
+    written: "./proxied_tools.ts",
+    why: "the MCP SDK's client, at the first call of one of Link's tools the bridge listed",
   },
 ];
 

@@ -1,7 +1,7 @@
 import { joinPath, LinkError, type LinkPaths, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
 import { KNOWN } from "../adapters/mod.ts";
 import { type AgentSettings, layoutOf } from "../agent/mod.ts";
-import { TOOL_SOCKET, type ToolProxySeat } from "../agent/launch/mod.ts";
+import { type ListedToolServer, TOOL_SOCKET, type ToolProxySeat } from "../agent/launch/mod.ts";
 import {
   DailyCount,
   JobStore,
@@ -69,13 +69,22 @@ export class AgentTools implements ToolProxySeat {
     return this.#proxy;
   }
 
+  /** Its servers' tools, listed in this process once the proxy is served (PRC-13). */
+  async listTools(): Promise<readonly ListedToolServer[]> {
+    if (!this.#proxy) throw this.#notServed();
+    // Read from the servers' JSON answers: every schema is JSON.
+    return await this.#proxy.list() as readonly ListedToolServer[];
+  }
+
   newSecret(): Secret {
-    if (!this.#proxy) {
-      throw new LinkError(
-        "SERVICE_FAILED",
-        `Cannot start agent "${this.#agent.name}": its tool proxy is not served yet`,
-      );
-    }
+    if (!this.#proxy) throw this.#notServed();
     return this.#proxy.newSecret();
+  }
+
+  #notServed(): LinkError {
+    return new LinkError(
+      "SERVICE_FAILED",
+      `Cannot start agent "${this.#agent.name}": its tool proxy is not served yet`,
+    );
   }
 }

@@ -5,6 +5,8 @@
  * @module
  */
 export {
+  type ListedServer,
+  type ListedTool,
   serveToolProxy,
   type ServeToolProxyOptions,
   TOOL_CALL_MAX_BYTES,

@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { errorResponse, LinkError, logger, type Secret } from "../base/mod.ts";
 import { newProxySecret } from "../../proxy/mod.ts";
@@ -28,6 +29,19 @@ export interface ServeToolProxyOptions {
   readonly signal?: AbortSignal;
 }
 
+/** A tool as an MCP server lists it (`tools/list`), its words as the server wrote them. */
+export interface ListedTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** One server's tools, as the proxy lists them for the harness's input (PRC-13). */
+export interface ListedServer {
+  readonly server: string;
+  readonly tools: readonly ListedTool[];
+}
+
 /** The tool proxy as its bridge holds it. */
 export interface ToolProxy extends AsyncDisposable {
   /** Where it listens. */
@@ -39,6 +53,12 @@ export interface ToolProxy extends AsyncDisposable {
    * every earlier one is refused.
    */
   newSecret(): Secret;
+  /**
+   * Its servers' tools, listed once in this process through the same MCP servers a call reaches
+   * (`tools/list`, answered as over the socket), in the servers' order: handed to Link Harness in
+   * its input, so a wake never waits on the SDK's client to list them (PRC-13, PRN-2).
+   */
+  list(): Promise<readonly ListedServer[]>;
   /** Resolves when it stopped listening. */
   readonly finished: Promise<void>;
   close(): Promise<void>;
@@ -69,12 +89,18 @@ export async function serveToolProxy(options: ServeToolProxyOptions): Promise<To
     stop.abort();
     await server.finished;
   };
+  let listed: Promise<readonly ListedServer[]> | undefined;
   return {
     socket: options.path,
     servers: names,
     newSecret() {
       secret = newProxySecret();
       return secret;
+    },
+    list() {
+      listed ??= listServers(options);
+      listed.catch(() => (listed = undefined));
+      return listed;
     },
     finished: server.finished,
     close,
@@ -108,6 +134,11 @@ async function answer(
       { status: 404 },
     );
   }
+  return await served(make, req);
+}
+
+/** One request answered by a fresh server of `make`, its answer whole. */
+async function served(make: ToolServerFactory, req: Request): Promise<Response> {
   const mcp = make();
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -127,6 +158,37 @@ async function answer(
   } finally {
     await mcp.close().catch(() => {});
   }
+}
+
+/** Each server's `tools/list`, asked in this process as a harness would ask it over the socket. */
+async function listServers(options: ServeToolProxyOptions): Promise<ListedServer[]> {
+  const listed: ListedServer[] = [];
+  for (const [server, make] of Object.entries(options.servers)) {
+    const response = await served(
+      make,
+      new Request("http://127.0.0.1/", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      }),
+    );
+    const answer = await response.json() as { result?: unknown; error?: unknown };
+    // Read as the SDK's client reads a list, so the harness is handed the bytes a client would list.
+    const result = ListToolsResultSchema.safeParse(answer.result);
+    if (!response.ok || !result.success) {
+      throw new LinkError("SERVICE_FAILED", `Cannot list the tools of Link's tool server "${server}"`, {
+        hint: `Its answer was ${response.status}: ${JSON.stringify(answer.error ?? answer)}`,
+      });
+    }
+    // What a model is told of a tool, no more: its name, description and input's schema.
+    const tools = (result.data.tools as ListedTool[]).map(({ name, description, inputSchema }) => ({
+      name,
+      ...(description === undefined ? {} : { description }),
+      inputSchema,
+    }));
+    listed.push({ server, tools });
+  }
+  return listed;
 }
 
 /** What follows `/_link/s/<secret>` when the secret is this start's; undefined otherwise. */

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { agentContext, bindKey, layoutOf, loadSettings } from "../../core/agent/mod.ts";
 import { prepareAgentLaunch } from "../../core/agent/launch/agent_launch.ts";
 import type { HarnessProcess } from "../../core/agent/launch/harness_process.ts";
+import type { ToolProxySeat } from "../../core/agent/launch/tool_proxy_seat.ts";
 import type { ProxyUpstream } from "../../sandbox/mod.ts";
 import type { FakeModel } from "../fakes/fake_model.ts";
 import { runJson } from "./run_cli.ts";
@@ -47,8 +48,9 @@ export async function launch(
   agent: TestAgent,
   model: FakeModel,
   dialled: Dialled,
+  toolProxy?: ToolProxySeat,
 ): Promise<HarnessProcess> {
-  return await (await prepare(home, agent, model, dialled))();
+  return await (await prepare(home, agent, model, dialled, toolProxy))();
 }
 
 /** Prepares the agent's start once, as its bridge does while it sleeps; each call of what it returns is one wake. */
@@ -57,12 +59,14 @@ export async function prepare(
   agent: TestAgent,
   model: FakeModel,
   dialled: Dialled,
+  toolProxy?: ToolProxySeat,
 ): Promise<() => Promise<HarnessProcess>> {
   const ctx = agentContext(home.env);
   const settings = await loadSettings(home.paths, agent.id);
   const prepared = await prepareAgentLaunch(ctx, settings, {
     modelCandidates: [],
     upstream: upstream(agent, model, dialled),
+    toolProxy,
   });
   return async () => {
     const key = await bindKey(home.paths, agent.id);

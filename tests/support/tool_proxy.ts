@@ -13,6 +13,8 @@ export interface SchedulerFixture extends AsyncDisposable {
   readonly jobs: JobStore;
   readonly schedule: string;
   readonly clock: FakeClock;
+  /** How many requests its scheduler server answered, in process or over the socket. */
+  served(): number;
   /** An MCP client of the proxy at `/_link/s/<secret>/scheduler`, closed with the fixture. */
   client(secret: Secret | string): Promise<Client>;
   /** A raw POST to the proxy's socket at `path`. */
@@ -39,11 +41,12 @@ export async function schedulerFixture(options: SchedulerFixtureOptions = {}): P
   const clock = new FakeClock(Date.UTC(2026, 11, 2, 9, 0, 0));
   await Deno.mkdir(paths.net(agentId), { recursive: true });
   const socket = joinPath(paths.net(agentId), "tools.sock");
+  let served = 0;
   const proxy = await serveToolProxy({
     path: socket,
     agentId,
     servers: {
-      [SCHEDULER_SERVER]: () =>
+      [SCHEDULER_SERVER]: () => (served++,
         schedulerToolServer({
           agentId,
           jobs,
@@ -53,7 +56,7 @@ export async function schedulerFixture(options: SchedulerFixtureOptions = {}): P
           caps: { hops: options.hops ?? 8, perDay: options.perDay ?? 100 },
           narrows: options.narrows ?? true,
           clock,
-        }),
+        })),
     },
   });
   const http = Deno.createHttpClient({ proxy: { transport: "unix", path: socket } });
@@ -65,6 +68,7 @@ export async function schedulerFixture(options: SchedulerFixtureOptions = {}): P
     jobs,
     schedule,
     clock,
+    served: () => served,
     async client(secret) {
       const value = typeof secret === "string" ? secret : secret.reveal();
       const transport = new StreamableHTTPClientTransport(

@@ -1,4 +1,4 @@
-import type { AgentKey, LinkPaths } from "../../base/mod.ts";
+import { type AgentKey, type LinkPaths, logger } from "../../base/mod.ts";
 import {
   INSIDE_TOOL_PROXY_PORT,
   type ProxyUpstream,
@@ -17,6 +17,8 @@ import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
 import { modelRoute } from "./model_route.ts";
 import { readSandboxReady } from "./sandbox_ready.ts";
 import { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
+
+const log = logger("agent");
 
 /**
  * A sandboxed harness start, planned: everything read, checked and resolved ahead, so a start is
@@ -98,7 +100,8 @@ export async function launchSandboxedHarness(
       ...planned.input,
       model: route?.model,
       proxy: proxy && { url: proxy.root },
-      toolProxy: planned.toolProxy && toolProxyInput(planned.toolProxy, planned.insideNet),
+      toolProxy: planned.toolProxy &&
+        await toolProxyInput(planned.toolProxy, planned.insideNet, planned.agent.id),
     },
   });
   await writeAndClose(sandbox.child.stdin, line);
@@ -116,13 +119,29 @@ export async function launchSandboxedHarness(
   };
 }
 
-/** The tool proxy as this start's harness reaches it, with a secret made for this start (SBX-19). */
-function toolProxyInput(tools: { seat: ToolProxySeat; relayed: boolean }, insideNet: string) {
+/**
+ * The tool proxy as this start's harness reaches it, with a secret made for this start (SBX-19), and
+ * its tools as the bridge listed them, so the harness's wake never lists them itself (PRC-13); a
+ * list that failed leaves the harness to list them, said in the log.
+ */
+export async function toolProxyInput(
+  tools: { seat: ToolProxySeat; relayed: boolean },
+  insideNet: string,
+  agentId: string,
+) {
+  const listed = await tools.seat.listTools().catch((err) => {
+    log.warn("Link's tools were not listed outside: the harness lists them itself", {
+      agent: agentId,
+      error: err,
+    });
+    return undefined;
+  });
   const secret = tools.seat.newSecret().reveal();
   return {
     url: `http://127.0.0.1:${INSIDE_TOOL_PROXY_PORT}/_link/s/${secret}/`,
     servers: [...tools.seat.servers],
     ...(tools.relayed ? {} : { socket: `${insideNet}/${TOOL_SOCKET}` }),
+    ...(listed ? { listed: [...listed] } : {}),
   };
 }
 

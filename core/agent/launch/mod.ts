@@ -7,7 +7,7 @@
  */
 /** An agent's harness planned and started: in a sandbox of its own, on the shared harness, or plain. */
 /** The tool proxy as a start of the sandbox takes it. */
-export { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
+export { type ListedToolServer, TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
 export { type AgentLaunch, type AgentLaunchOptions, prepareAgentLaunch } from "./agent_launch.ts";
 /** How a bridge starts and stops its agent: as a service, or as its own child. */
 export { type AgentStarter, childStarter, serviceStarter } from "./agent_starter.ts";

@@ -5,7 +5,11 @@ import type { AgentContext } from "../context.ts";
 import { pickBackend } from "../services/mod.ts";
 import { waitForSocket } from "../endpoint_socket.ts";
 import { harnessInputEntry, type HarnessProcess } from "./harness_process.ts";
-import type { LaunchSandboxedOptions, SandboxedHarnessPlan } from "./launch_sandboxed.ts";
+import {
+  type LaunchSandboxedOptions,
+  type SandboxedHarnessPlan,
+  toolProxyInput,
+} from "./launch_sandboxed.ts";
 import { modelRoute } from "./model_route.ts";
 import type { SharedHarnessState } from "../sharing/mod.ts";
 import {
@@ -45,7 +49,16 @@ export async function launchOnSharedHarness(
     paths: planned.paths,
     spec: planned.spec,
     netDir: planned.insideNet,
-    more: { ...planned.input, model: route?.model, proxy: { url: proxy.root }, runEnv: { ...proxy.env } },
+    more: {
+      ...planned.input,
+      model: route?.model,
+      proxy: { url: proxy.root },
+      runEnv: { ...proxy.env },
+      // Its own tool proxy and this start's secret (SBX-18, SBX-19), its tools listed outside
+      // (PRC-13): the shared harness reaches the agent's own socket in its .net folder directly.
+      toolProxy: planned.toolProxy &&
+        await toolProxyInput({ ...planned.toolProxy, relayed: false }, planned.insideNet, agent.id),
+    },
   });
   const request = {
     agent: entry,

@@ -1,4 +1,5 @@
 import type { Secret } from "../../base/mod.ts";
+import type { ServedAgentInput } from "../../harness/mod.ts";
 
 /** The tool proxy's socket name in the agent's `.net/<id>/` folder. */
 export const TOOL_SOCKET = "tools.sock";
@@ -13,6 +14,14 @@ export interface ToolProxySeat {
   readonly socket: string;
   /** Its MCP servers, each the path after the secret. */
   readonly servers: readonly string[];
+  /**
+   * Its servers' tools, listed once outside the sandbox (each `tools/list`, in the servers' order),
+   * handed to Link Harness with the secret so its wake never loads the MCP SDK to list them (PRC-13).
+   */
+  listTools(): Promise<readonly ListedToolServer[]>;
   /** Makes the secret of a new start, refusing every earlier one from now on. */
   newSecret(): Secret;
 }
+
+/** One of the tool proxy's servers and its tools, as MCP lists them and the harness takes them. */
+export type ListedToolServer = NonNullable<NonNullable<ServedAgentInput["toolProxy"]>["listed"]>[number];

@@ -58,6 +58,19 @@ export const ServedAgentInput = z.strictObject({
     servers: z.array(z.string().regex(/^[a-z][a-z0-9_-]*$/)),
     /** Its unix socket, reached directly where the sandbox shares the machine's network (host mode). */
     socket: z.string().optional(),
+    /**
+     * Each server's tools as the bridge listed them (`tools/list`, in the servers' order): the
+     * harness tells the model of them from the start and loads the MCP SDK only at the first call
+     * of one (PRC-13); listed by the harness itself, through the SDK, when not given.
+     */
+    listed: z.array(z.strictObject({
+      server: z.string(),
+      tools: z.array(z.strictObject({
+        name: z.string().min(1),
+        description: z.string().optional(),
+        inputSchema: z.record(z.string(), z.json()),
+      })),
+    })).optional(),
   }).optional(),
   /** The proxy's base-URL form for web_fetch, `http://127.0.0.1:<port>/_link/s/<secret>/`. */
   proxy: z.strictObject({ url: z.string() }).optional(),

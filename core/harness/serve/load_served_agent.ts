@@ -29,6 +29,7 @@ import type { ToolBase } from "./harness_tools.ts";
 import { lazyTurnTools } from "./lazy_tools.ts";
 import { withProxiedTools } from "./proxied_turn_tools.ts";
 import type { ProxiedTools } from "../tools/proxied_call.ts";
+import { lazyProxiedTools } from "../tools/lazy_proxied_tools.ts";
 
 const log = logger("harness");
 
@@ -146,19 +147,32 @@ async function agentFiles(
 }
 
 /**
- * Link's tools through the tool proxy (SBX-18), listed from the start in the background with the
- * MCP SDK, loaded only here (PRC-13): the first turn waits for the list, so every turn has the same
- * (PRN-2). A proxy that does not answer leaves the harness's own tools, said in the log.
+ * Link's tools through the tool proxy (SBX-18). As the bridge listed them when it handed them over:
+ * told to the model from the start, the MCP SDK loaded at the first call of one (PRC-13). Else
+ * listed from the start in the background with the SDK, loaded only here: the first turn waits for
+ * the list, so every turn has the same (PRN-2). A proxy that does not answer leaves the harness's
+ * own tools, said in the log.
  */
 function proxiedTools(input: ServedAgentInput, clock: Clock): Promise<ProxiedTools | undefined> {
   const proxy = input.toolProxy!;
+  const taken = (input.tools ?? []).map((t) => t.function.name);
+  if (proxy.listed) {
+    return Promise.resolve(lazyProxiedTools({
+      url: proxy.url,
+      socket: proxy.socket,
+      listed: proxy.listed,
+      taken,
+      clock,
+      agentId: input.id,
+    }));
+  }
   return import("../tools/proxied_tools.ts")
     .then(({ listProxiedTools }) =>
       listProxiedTools({
         url: proxy.url,
         servers: proxy.servers,
         socket: proxy.socket,
-        taken: (input.tools ?? []).map((t) => t.function.name),
+        taken,
         clock,
         agentId: input.id,
       })

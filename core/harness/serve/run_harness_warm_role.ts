@@ -17,6 +17,8 @@ export async function runHarnessWarmRole(): Promise<number> {
     import("../endpoint/harness_handler.ts"),
     import("../turns/agent_turns.ts"),
     import("../tools/mod.ts"),
+    // The MCP SDK's client, which a woken harness loads at the first call of one of Link's tools.
+    import("../tools/proxied_tools.ts"),
     import("../store/mod.ts"),
     import("../model/mod.ts"),
   ]);

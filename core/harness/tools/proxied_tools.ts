@@ -1,8 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Clock, logger } from "../../base/mod.ts";
-import type { JsonValue, ToolDefinition } from "../model/mod.ts";
-import type { ProxiedTools } from "./proxied_call.ts";
+import type { ToolDefinition } from "../model/mod.ts";
+import { keptTools, type McpTool, proxiedDefinition } from "./proxied_definitions.ts";
+import type { ProxiedCallMeta, ProxiedTools } from "./proxied_call.ts";
 
 const log = logger("harness");
 
@@ -54,25 +55,16 @@ export async function listProxiedTools(options: ListProxiedToolsOptions): Promis
         },
       );
       const listed = await client.listTools(undefined, { signal: stop.signal });
-      for (const tool of listed.tools as McpTool[]) {
-        if (taken.has(tool.name)) {
-          log.warn("A tool of Link's tools has the name of one of the harness's own: it is left out", {
-            agent: options.agentId,
-            server,
-            tool: tool.name,
-          });
-          continue;
-        }
+      for (
+        const { tool } of keptTools(
+          [{ server, tools: listed.tools as McpTool[] }],
+          [...taken],
+          options.agentId,
+        )
+      ) {
         taken.add(tool.name);
         byName.set(tool.name, client);
-        definitions.push({
-          type: "function",
-          function: {
-            name: tool.name,
-            description: tool.description ?? "",
-            parameters: tool.inputSchema as { [key: string]: JsonValue },
-          },
-        });
+        definitions.push(proxiedDefinition(tool));
       }
       clients.push(client);
     } catch (err) {
@@ -94,37 +86,7 @@ export async function listProxiedTools(options: ListProxiedToolsOptions): Promis
     async call(name, args, meta, signal) {
       const client = byName.get(name);
       if (!client) return { content: `There is no tool "${name}"`, ok: false };
-      try {
-        const result = await client.callTool(
-          {
-            name,
-            arguments: args as Record<string, unknown>,
-            _meta: {
-              "link.local/thread": meta.thread,
-              "link.local/hops": meta.hops,
-              "link.local/tools": [...meta.tools],
-            },
-          },
-          undefined,
-          { signal },
-        );
-        const content = (result.content as { type: string; text?: string }[] | undefined) ?? [];
-        return {
-          content: content.map((c) => (c.type === "text" ? c.text ?? "" : `[${c.type}]`)).join("\n"),
-          ok: result.isError !== true,
-        };
-      } catch (err) {
-        signal.throwIfAborted();
-        log.warn("A call of Link's tools failed", {
-          agent: options.agentId,
-          tool: name,
-          error: err instanceof Error ? err.name : "unknown",
-        });
-        return {
-          content: `Cannot call ${name}: Link's tools did not answer. The call may not have been made.`,
-          ok: false,
-        };
-      }
+      return await callOne(client, { name, args, meta, signal }, options.agentId);
     },
     async [Symbol.asyncDispose]() {
       for (const c of clients) await c.close().catch(() => {});
@@ -133,9 +95,124 @@ export async function listProxiedTools(options: ListProxiedToolsOptions): Promis
   };
 }
 
-/** A tool as an MCP server lists it. */
-interface McpTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
+/** What connectedProxiedTools reaches, and the tools it was handed. */
+export interface ConnectedProxiedToolsOptions {
+  readonly url: string;
+  readonly socket?: string;
+  /** The tools as the model is told of them, listed by the bridge. */
+  readonly definitions: readonly ToolDefinition[];
+  /** Each tool's server, by the tool's name. */
+  readonly servers: ReadonlyMap<string, string>;
+  readonly clock: Clock;
+  readonly agentId: string;
+}
+
+/**
+ * Link's tools the bridge listed, called through the SDK's client (Streamable HTTP) as listed ones
+ * are: a server's client connects at the first call of one of its tools, and again after a failed
+ * connect.
+ */
+export function connectedProxiedTools(options: ConnectedProxiedToolsOptions): ProxiedTools {
+  const http = options.socket === undefined
+    ? undefined
+    : Deno.createHttpClient({ proxy: { transport: "unix", path: options.socket } });
+  const fetchVia = http &&
+    ((input: string | URL, init?: RequestInit) => fetch(input, { ...init, client: http }));
+  const base = options.url.endsWith("/") ? options.url : `${options.url}/`;
+  const clients = new Map<string, Promise<Client>>();
+  const connect = (server: string): Promise<Client> => {
+    const known = clients.get(server);
+    if (known) return known;
+    const made = (async () => {
+      const client = new Client({ name: "link-harness", version: "1.0.0" });
+      const stop = new AbortController();
+      const timer = options.clock.sleep(PROXIED_LIST_TIMEOUT_MS, stop.signal).then(
+        () => stop.abort(),
+        () => {},
+      );
+      try {
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${base}${server}`), { fetch: fetchVia }),
+          { signal: stop.signal },
+        );
+        return client;
+      } catch (err) {
+        await client.close().catch(() => {});
+        throw err;
+      } finally {
+        stop.abort();
+        await timer;
+      }
+    })();
+    clients.set(server, made);
+    made.catch(() => clients.delete(server));
+    return made;
+  };
+  return {
+    definitions: options.definitions,
+    async call(name, args, meta, signal) {
+      const server = options.servers.get(name);
+      if (server === undefined) return { content: `There is no tool "${name}"`, ok: false };
+      let client: Client;
+      try {
+        client = await connect(server);
+      } catch (err) {
+        signal.throwIfAborted();
+        log.warn("The tool proxy did not answer: Link's tool was not called", {
+          agent: options.agentId,
+          server,
+          error: err instanceof Error ? err.name : "unknown",
+        });
+        return {
+          content: `Cannot call ${name}: Link's tools did not answer. The call was not made.`,
+          ok: false,
+        };
+      }
+      return await callOne(client, { name, args, meta, signal }, options.agentId);
+    },
+    async [Symbol.asyncDispose]() {
+      for (const made of clients.values()) await (await made.catch(() => undefined))?.close().catch(() => {});
+      http?.close();
+    },
+  };
+}
+
+/** One call of a tool through its server's client, with the conversation's `_meta` (SCH-9). */
+async function callOne(
+  client: Client,
+  call: { name: string; args: unknown; meta: ProxiedCallMeta; signal: AbortSignal },
+  agentId: string,
+): Promise<{ content: string; ok: boolean }> {
+  const { name, meta, signal } = call;
+  try {
+    const result = await client.callTool(
+      {
+        name,
+        arguments: call.args as Record<string, unknown>,
+        _meta: {
+          "link.local/thread": meta.thread,
+          "link.local/hops": meta.hops,
+          "link.local/tools": [...meta.tools],
+        },
+      },
+      undefined,
+      { signal },
+    );
+    const content = (result.content as { type: string; text?: string }[] | undefined) ?? [];
+    return {
+      content: content.map((c) => (c.type === "text" ? c.text ?? "" : `[${c.type}]`)).join("\n"),
+      ok: result.isError !== true,
+    };
+  } catch (err) {
+    signal.throwIfAborted();
+    log.warn("A call of Link's tools failed", {
+      agent: agentId,
+      tool: name,
+      error: err instanceof Error ? err.name : "unknown",
+    });
+    return {
+      content: `Cannot call ${name}: Link's tools did not answer. The call may not have been made.`,
+      ok: false,
+    };
+  }
 }

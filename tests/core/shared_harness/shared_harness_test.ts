@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadSettings, services } from "../../../core/agent/mod.ts";
+import { loadAgentConfig, loadSettings, services } from "../../../core/agent/mod.ts";
+import { AgentTools } from "../../../core/agent_bridge/mod.ts";
+import { JobStore } from "../../../core/scheduler/mod.ts";
 import { serveFakeModel } from "../../fakes/fake_model.ts";
 import { serviceLog, waitForLog } from "../../support/service_log.ts";
 import { decodeKey } from "../../../core/base/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";
 import { runCli, runJson, tempHome } from "../../support/mod.ts";
-import { askEndpoint, runStdout, sandboxedTest } from "../../support/sandboxed_agent.ts";
+import { askEndpoint, runStdout, sandboxedTest, toolResult } from "../../support/sandboxed_agent.ts";
 import {
   descendants,
   type Dialled,
@@ -267,5 +269,43 @@ sandboxedTest(
       true,
       harnessPid,
     ]);
+  },
+);
+
+sandboxedTest(
+  "shared_harness: each agent of one shared harness calls Link's tools through its own tool proxy and secret, handed them listed (PRC-2, SBX-18, SBX-19, PRC-13)",
+  async () => {
+    await using model = await serveFakeModel({ key: REAL_KEY });
+    await using home = await tempHome();
+    await sharingHome(home);
+    const [a, b] = [await hostedAgent(home, "main"), await hostedAgent(home, "ada")];
+    const seats = [];
+    for (const agent of [a, b]) {
+      const settings = await loadSettings(home.paths, agent.id);
+      const { spec } = await loadAgentConfig(home.paths, settings);
+      const seat = new AgentTools(home.paths, settings, spec);
+      seats.push({ seat, proxy: await seat.serve() });
+    }
+    await using _a = seats[0]!.proxy;
+    await using _b = seats[1]!.proxy;
+    const dialled: Dialled = [];
+    await using ha = await launch(home, a, model, dialled, seats[0]!.seat);
+    await using hb = await launch(home, b, model, dialled, seats[1]!.seat);
+    assert.equal(hb.pid, ha.pid);
+    const jobsOf = async (agent: typeof a) =>
+      (await new JobStore(join(agent.layout.agent, "schedule")).list()).jobs.map((j) => [j.to, j.text]);
+    for (const [agent, text] of [[a, "for a"], [b, "for b"]] as const) {
+      model.replyToolCall("schedule", { message: text, in: "1h" });
+      model.reply("Scheduled.");
+      assert.equal(await askEndpoint(home, agent, "remind me"), "Scheduled.");
+      const first = await model.nextRequest();
+      const second = await model.nextRequest();
+      const tools = (first.body as { tools: { function: { name: string } }[] }).tools;
+      assert.ok(tools.some((t) => t.function.name === "schedule"), "no schedule tool");
+      assert.equal(JSON.stringify((second.body as { tools: unknown }).tools), JSON.stringify(tools));
+      assert.match(toolResult(second), /^Scheduled j-/);
+    }
+    // Each job went to its own agent's schedule, through its own proxy.
+    assert.deepEqual([await jobsOf(a), await jobsOf(b)], [[[a.id, "for a"]], [[b.id, "for b"]]]);
   },
 );

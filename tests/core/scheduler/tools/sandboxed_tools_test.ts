@@ -36,6 +36,22 @@ async function jobsOf(agent: TestAgent): Promise<Job[]> {
   return jobs;
 }
 
+/**
+ * The agent's jobs kept, fired or not: the ones in jobs/ and the job of each firing in fired/. The
+ * agent's runner fires a send to bob-1 as soon as it is kept and drops it (bob-1 is no agent here),
+ * so a job may be in either place, or in both for a moment.
+ */
+async function keptJobs(agent: TestAgent): Promise<Job[]> {
+  const byId = new Map((await jobsOf(agent)).map((j) => [j.id, j]));
+  const fired = joinPath(agent.layout.agent, "schedule", "fired");
+  const names = await Array.fromAsync(Deno.readDir(fired)).catch(() => []);
+  for (const entry of names.filter((e) => e.name.endsWith(".json"))) {
+    const record = JSON.parse(await Deno.readTextFile(joinPath(fired, entry.name))) as { job: Job };
+    if (!byId.has(record.job.id)) byId.set(record.job.id, record.job);
+  }
+  return [...byId.values()];
+}
+
 async function writeTeam(home: TempHome, members: [string, string][]): Promise<void> {
   await Deno.mkdir(home.paths.teams, { recursive: true });
   const lines = members.map(([id, name]) =>
@@ -96,8 +112,15 @@ sandboxedTest(
       'Cannot schedule in "soon": that is not a delay\nGive a number and a unit: "30s", "10m", "2h", "1d" or "1h30m"',
     );
     assert.equal((await jobsOf(agent)).length, 1);
+    // The bridge handed the tools over listed: the harness never listed them through the MCP SDK,
+    // whose client it loaded once, at the model's first call of one (PRC-13).
+    const entries = await agentLog(home, agent.id);
+    const said = entries.map((e) => e.msg).filter((m) =>
+      typeof m === "string" && m.startsWith("Link's tools")
+    );
+    assert.deepEqual(said, ["Link's tools' MCP client loaded, at the first call of one"]);
     // The secret is in no log line of the bridge or the harness.
-    const logged = JSON.stringify(await agentLog(home, agent.id));
+    const logged = JSON.stringify(entries);
     assert.ok(!/_link\/s\/[A-Za-z0-9_-]{20,}/.test(logged), "a log line holds the tool proxy's secret");
     await runJson(["agent", "stop"], home);
   },
@@ -133,7 +156,7 @@ sandboxedTest(
           "Wait for tomorrow, or ask the owner to raise per_day in the agent's spec$",
       ),
     );
-    const [job, ...more] = await jobsOf(agent);
+    const [job, ...more] = await keptJobs(agent);
     assert.deepEqual(more, []);
     assert.deepEqual(job, {
       v: 1,
@@ -194,7 +217,7 @@ sandboxedTest(
       toolResult(await model.nextRequest()),
       "Sent to bo (crew); the answer comes back to this conversation.",
     );
-    const [job] = await jobsOf(agent);
+    const [job] = await keptJobs(agent);
     assert.deepEqual(
       [job!.to, job!.thread, job!.hops, job!.reply],
       ["bob-1", `agent:${agent.id}`, 4, {
@@ -213,7 +236,7 @@ sandboxedTest(
       "Cannot send the message: this conversation's message has already travelled 8 hops between agents, " +
         "and the cap is 8 ([tool.scheduler] hops)\nAnswer in this conversation instead; the chain of messages stops here",
     );
-    assert.equal((await jobsOf(agent)).length, 1);
+    assert.equal((await keptJobs(agent)).length, 1);
     await runJson(["agent", "stop"], home);
   },
 );
