@@ -124,6 +124,9 @@ export class AgentTurns implements AsyncDisposable {
     const answered = events.events.find((e) => (e.event.type === "answer" && e.event.answers.includes(n)))
       ?.event;
     if (answered?.type !== "answer") return;
+    // A turn still running keeps its own answer before it lets the conversation go: only once it is
+    // idle is an answer missing from the kept ones one that was written to a caller.
+    if (!await this.idle(message.conversation)) return;
     const kept = await this.agent.kept.list(message.conversation);
     if (kept.some((k) => k.requests.includes(message.request))) return;
     await this.agent.kept.keep({
