@@ -23,7 +23,7 @@ export function checkPathSecret(target: string, secret: Secret): { rest: string 
   }
   const end = target.indexOf("/", SECRET_PREFIX.length);
   const given = target.slice(SECRET_PREFIX.length, end < 0 ? undefined : end);
-  if (!sameSecret(given, secret)) return wrongSecret();
+  if (!secret.matches(given)) return wrongSecret();
   return { rest: end < 0 ? "" : target.slice(end) };
 }
 
@@ -48,7 +48,7 @@ export function checkProxyAuthorization(headers: readonly Header[], secret: Secr
   } catch {
     password = undefined;
   }
-  return password !== undefined && sameSecret(password, secret) ? undefined : wrongSecret();
+  return password !== undefined && secret.matches(password) ? undefined : wrongSecret();
 }
 
 /**
@@ -73,13 +73,4 @@ function wrongSecret(): Refusal {
     message: "Cannot forward the request: the proxy's secret does not match, or is from an earlier start",
     hint: "Use the proxy address from the program's current environment; a restart makes a new secret",
   };
-}
-
-/** Compares in time independent of where the texts differ. */
-function sameSecret(given: string, secret: Secret): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(secret.reveal());
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ b[i]!;
-  return diff === 0;
 }

@@ -8,6 +8,14 @@ export class Secret {
   reveal(): string {
     return this.#value;
   }
+  /** Whether `given` is this value, compared in time independent of where the texts differ. */
+  matches(given: string): boolean {
+    const a = new TextEncoder().encode(given);
+    const b = new TextEncoder().encode(this.#value);
+    let diff = a.length ^ b.length;
+    for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ b[i]!;
+    return diff === 0;
+  }
   toString(): string {
     return "[redacted]";
   }

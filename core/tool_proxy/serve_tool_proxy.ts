@@ -196,14 +196,5 @@ function secretRest(path: string, secret: Secret | undefined): string | undefine
   if (!secret || !path.startsWith(SECRET_PREFIX)) return undefined;
   const end = path.indexOf("/", SECRET_PREFIX.length);
   const given = path.slice(SECRET_PREFIX.length, end < 0 ? undefined : end);
-  return sameSecret(given, secret) ? (end < 0 ? "" : path.slice(end)) : undefined;
-}
-
-/** Compares in time independent of where the texts differ. */
-function sameSecret(given: string, secret: Secret): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(secret.reveal());
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) diff |= (a[i] ?? 0) ^ b[i]!;
-  return diff === 0;
+  return secret.matches(given) ? (end < 0 ? "" : path.slice(end)) : undefined;
 }
