@@ -3,7 +3,7 @@ import { beforeFirstDue, dueToFire } from "./due_to_fire.ts";
 import type { FiringRecord, FiringRecords } from "./firing_record.ts";
 import type { FiringDriver } from "./firing_driver.ts";
 import { FiringRecords as Records } from "./firing_record.ts";
-import { type Job, JobId, replyToThread } from "./job.ts";
+import { type Job, JobId, jobIdOf, replyToThread } from "./job.ts";
 import { JobStore } from "./job_store.ts";
 import { Gone, withRetry } from "./retry.ts";
 
@@ -217,8 +217,7 @@ async function answerJobId(jobId: string, due: number): Promise<string> {
   const digest = new Uint8Array(
     await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${jobId}@${due}`)),
   );
-  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-  return JobId.parse(`j-${[...digest.slice(0, 20)].map((b) => alphabet[b % alphabet.length]).join("")}`);
+  return JobId.parse(jobIdOf(digest));
 }
 
 async function step(

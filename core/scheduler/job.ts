@@ -84,9 +84,13 @@ export type Job = z.infer<typeof Job>;
 
 /** A new job id: 20 random letters and digits. */
 export function newJobId(): string {
+  return jobIdOf(crypto.getRandomValues(new Uint8Array(20)));
+}
+
+/** The job id the first 20 of `bytes` spell, each a letter or digit: the same bytes, the same id. */
+export function jobIdOf(bytes: Uint8Array): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-  const bytes = crypto.getRandomValues(new Uint8Array(20));
-  return `j-${[...bytes].map((b) => alphabet[b % alphabet.length]).join("")}`;
+  return `j-${[...bytes.slice(0, 20)].map((b) => alphabet[b % alphabet.length]).join("")}`;
 }
 
 /**
