@@ -36,6 +36,8 @@ export class KeptInbox<Entry extends { seq: number }> {
   #answered: string[];
   #kept = new Set<string>();
   #seq = 0;
+  /** The answered list's writes, one after another, so the file always ends with the latest list. */
+  #writing: Promise<void> = Promise.resolve();
 
   protected constructor(stateDir: string, kind: InboxKind<Entry>, answered: string[]) {
     this.stateDir = stateDir;
@@ -74,11 +76,20 @@ export class KeptInbox<Entry extends { seq: number }> {
     await atomicWrite(this.#entryPath(key), JSON.stringify(entry));
   }
 
-  /** The message is answered: it joins the answered list, then its entry goes. */
+  /**
+   * The message is answered: it joins the answered list, then its entry goes. Finishes at once
+   * (the pairing's events, acked together) write in turn, each the whole list as it is when its
+   * turn comes: two renames racing could otherwise leave an older list last, and a redelivered
+   * message answered a second time.
+   */
   async finish(key: string): Promise<void> {
     if (!this.#answered.includes(key)) {
       this.#answered = [...this.#answered, key].slice(-ANSWERED_KEPT);
-      await atomicWrite(answeredPath(this.stateDir), JSON.stringify(this.#answered));
+      const written = this.#writing.then(() =>
+        atomicWrite(answeredPath(this.stateDir), JSON.stringify(this.#answered))
+      );
+      this.#writing = written.catch(() => {});
+      await written;
     }
     await removeIfThere(this.#entryPath(key));
     this.#kept.delete(key);

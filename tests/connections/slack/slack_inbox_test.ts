@@ -57,3 +57,14 @@ Deno.test("SlackInbox keeps the progress of an answer: its text and the messages
     },
   ]);
 });
+
+Deno.test("SlackInbox.finish() of many events at once remembers every one of them, whatever order the writes end in", async () => {
+  await using state = await tempState();
+  const inbox = await SlackInbox.open(state.dir);
+  const ids = Array.from({ length: 40 }, (_, i) => `Ev${i}`);
+  for (const id of ids) await inbox.keep(id, { text: id });
+  await Promise.all(ids.map((id) => inbox.finish(id)));
+  const again = await SlackInbox.open(state.dir);
+  assert.deepEqual(ids.filter((id) => !again.has(id)), []);
+  assert.deepEqual(await again.pending(), []);
+});
