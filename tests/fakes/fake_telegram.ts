@@ -18,170 +18,46 @@
 import process from "node:process";
 import { type Clock, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import { DROP, type LoopbackServer, serveLoopback } from "./telegram/loopback_server.ts";
-import { renderText, type TgEntity } from "./telegram/rendered_text.ts";
+import type { TgEntity } from "./telegram/rendered_text.ts";
+import {
+  deleteMessage,
+  editMessageText,
+  sendChatAction,
+  sendMessage,
+  setMessageReaction,
+} from "./telegram/bot_messages.ts";
+import { entitiesOf, FakeChats, photoOf, stickerOf } from "./telegram/chats.ts";
+import { UpdateQueue } from "./telegram/update_queue.ts";
+import type {
+  FakeTelegramCall,
+  FakeTelegramFault,
+  FakeTelegramOptions,
+  SayExtra,
+  TgChat,
+  TgMessage,
+  TgUpdate,
+  TgUser,
+} from "./telegram/types.ts";
+import {
+  type Answer,
+  ApiFailure,
+  boolParam,
+  CONFLICT,
+  errorAnswer,
+  faultAnswer,
+  type Method,
+  METHOD_BY_LOWER,
+  okAnswer,
+  paramsOf,
+  responseOf,
+  stringParam,
+} from "./telegram/wire.ts";
 
 (process as { noDeprecation?: boolean }).noDeprecation = true;
 
 export type { TgEntity };
-
-/** A Telegram user (the Bot API's User). */
-export interface TgUser {
-  id: number;
-  is_bot: boolean;
-  first_name: string;
-  last_name?: string;
-  username?: string;
-  language_code?: string;
-  [field: string]: unknown;
-}
-
-/** A Telegram chat (the Bot API's Chat). */
-export interface TgChat {
-  id: number;
-  type: "private" | "group" | "supergroup" | "channel";
-  title?: string;
-  username?: string;
-  first_name?: string;
-  last_name?: string;
-}
-
-/** A Telegram message (the Bot API's Message), fields as the API spells them. */
-export interface TgMessage {
-  message_id: number;
-  from?: TgUser;
-  chat: TgChat;
-  date: number;
-  edit_date?: number;
-  text?: string;
-  entities?: TgEntity[];
-  caption?: string;
-  reply_to_message?: TgMessage;
-  [field: string]: unknown;
-}
-
-/** A Telegram update: its id and one of message, edited_message, … */
-export interface TgUpdate {
-  update_id: number;
-  [kind: string]: unknown;
-}
-
-/** One call the bot made, as the fake received it. */
-export interface FakeTelegramCall {
-  /** The method as the Bot API spells it (`sendMessage`), whatever case the URL used. */
-  method: string;
-  /** Query and body parameters merged, JSON-serialized ones parsed. */
-  params: Record<string, unknown>;
-  /** When it arrived, by the fake's clock (milliseconds since the epoch). */
-  at: number;
-  token: string;
-  /** What the fake answered, once it has: the JSON body, or "dropped" / "garbage". */
-  answer?: unknown;
-}
-
-/** A Bot API error as Telegram words it. */
-export interface TgError {
-  error_code: number;
-  description: string;
-  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
-}
-
-/** A fault to answer a call with instead of its result. */
-export type FakeTelegramFault =
-  | TgError
-  /** A body that is no JSON (a proxy's error page), with its HTTP status. */
-  | { garbage: string; status?: number; contentType?: string }
-  /** The connection dropped before any answer. */
-  | { drop: true };
-
-/** How a fake Telegram starts. */
-export interface FakeTelegramOptions {
-  /** The bot's user; a bot "link_test_bot" unless told. */
-  bot?: Partial<TgUser>;
-  /**
-   * getMe's can_read_all_group_messages: false is privacy mode, where a group's messages reach the
-   * bot only as commands, mentions of it and replies to it. True unless told.
-   */
-  readsAllGroupMessages?: boolean;
-  /** Time for dates and long-poll timeouts; the system clock unless told. */
-  clock?: Clock;
-}
-
-/** Options of a message a user sends. */
-export type SayExtra = Partial<Omit<TgMessage, "message_id" | "chat" | "from">>;
-
-const METHODS = [
-  "getMe",
-  "logOut",
-  "close",
-  "getUpdates",
-  "setWebhook",
-  "deleteWebhook",
-  "getWebhookInfo",
-  "sendMessage",
-  "editMessageText",
-  "sendChatAction",
-  "setMessageReaction",
-  "deleteMessage",
-  "getChat",
-] as const;
-type Method = typeof METHODS[number];
-const METHOD_BY_LOWER = new Map<string, Method>(METHODS.map((m) => [m.toLowerCase(), m]));
-
-const CHAT_ACTIONS = new Set([
-  "typing",
-  "upload_photo",
-  "record_video",
-  "upload_video",
-  "record_voice",
-  "upload_voice",
-  "upload_document",
-  "choose_sticker",
-  "find_location",
-  "record_video_note",
-  "upload_video_note",
-]);
-
-/** The emoji a bot may react with, as the Bot API's ReactionTypeEmoji lists them. */
-const REACTION_EMOJI = new Set([
-  ..."❤👍👎🔥🥰👏😁🤔🤯😱🤬😢🎉🤩🤮💩🙏👌🕊🤡🥱🥴😍🐳🌚🌭💯🤣⚡🍌🏆💔🤨😐🍓🍾💋🖕😈😴😭🤓👻👀🎃🙈😇😨🤝✍🤗🫡🎅🎄☃💅🤪🗿🆒💘🙉🦄😘💊🙊😎👾🤷😡",
-  "❤‍🔥",
-  "🌚",
-  "👨‍💻",
-  "🤷‍♂",
-  "🤷‍♀",
-]);
-
-/** Update kinds delivered when a bot never set allowed_updates. */
-const DEFAULT_EXCLUDED = new Set(["chat_member", "message_reaction", "message_reaction_count"]);
-
-/** Telegram's limit on a message's text, in UTF-16 code units after entities are parsed. */
-export const TELEGRAM_TEXT_LIMIT = 4096;
-
-const CONFLICT =
-  "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running";
-const NOT_MODIFIED =
-  "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
-
-class ApiFailure extends Error {
-  constructor(readonly error: TgError) {
-    super(error.description);
-  }
-}
-
-function badRequest(what: string): ApiFailure {
-  return new ApiFailure({ error_code: 400, description: `Bad Request: ${what}` });
-}
-
-type JsonAnswer = { kind: "json"; status: number; body: unknown };
-type Answer =
-  | JsonAnswer
-  | { kind: "garbage"; status: number; text: string; contentType: string }
-  | { kind: "drop" };
-
-interface HeldPoll {
-  limit: number;
-  finish(answer: Answer): void;
-}
+export type * from "./telegram/types.ts";
+export { TELEGRAM_TEXT_LIMIT } from "./telegram/wire.ts";
 
 interface Waiter {
   method: string;
@@ -200,24 +76,16 @@ export class FakeTelegram implements AsyncDisposable {
   #tokens = new Map<string, { revoked: boolean }>();
   #firstToken: string;
   #readsAll: boolean;
-  #updates: TgUpdate[] = [];
-  #nextUpdateId = 100_000_001;
-  #allowed: Set<string> | undefined;
-  #webhook: string | undefined;
-  #poll: HeldPoll | undefined;
-  #chats = new Map<number, TgChat>();
-  #members = new Map<number, TgUser[]>();
-  #history = new Map<number, TgMessage[]>();
-  #lastMessageId = new Map<number, number>();
-  #nextUserId = 700_000_001;
-  #nextGroupId = 4_000_000_001;
   #faults = new Map<string, FakeTelegramFault[]>();
   #returned = new Set<FakeTelegramCall>();
   #waiters: Waiter[] = [];
   #closing = new AbortController();
+  #queue: UpdateQueue;
+  #chats = new FakeChats();
 
   constructor(options: FakeTelegramOptions = {}) {
     this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#queue = new UpdateQueue(this.#clock);
     this.#readsAll = options.readsAllGroupMessages ?? true;
     this.bot = {
       id: 600_000_001,
@@ -252,37 +120,24 @@ export class FakeTelegram implements AsyncDisposable {
   revoke(token: string): void {
     const entry = this.#tokens.get(token);
     if (entry) entry.revoked = true;
-    if (this.#poll && this.#pollToken === token) {
-      this.#finishPoll(errorAnswer({ error_code: 401, description: "Unauthorized" }));
+    if (this.#queue.pollToken === token) {
+      this.#queue.finishPoll(errorAnswer({ error_code: 401, description: "Unauthorized" }));
     }
   }
-  #pollToken: string | undefined;
 
   /** A new user (not a bot unless `is_bot` says so). */
   user(firstName: string, extra: Partial<TgUser> = {}): TgUser {
-    return { id: this.#nextUserId++, is_bot: false, first_name: firstName, ...extra };
+    return this.#chats.user(firstName, extra);
   }
 
   /** The private chat between `user` and the bot. */
   privateChat(user: TgUser): TgChat {
-    const chat: TgChat = { id: user.id, type: "private", first_name: user.first_name };
-    if (user.last_name !== undefined) chat.last_name = user.last_name;
-    if (user.username !== undefined) chat.username = user.username;
-    this.#chats.set(chat.id, chat);
-    this.#members.set(chat.id, [user]);
-    return chat;
+    return this.#chats.privateChat(user);
   }
 
   /** A group the bot is in, with `members`; a supergroup (id -100…) when asked. */
   group(title: string, members: TgUser[], options: { supergroup?: boolean; username?: string } = {}): TgChat {
-    const n = this.#nextGroupId++;
-    const chat: TgChat = options.supergroup
-      ? { id: -(1_000_000_000_000 + n), type: "supergroup", title }
-      : { id: -n, type: "group", title };
-    if (options.username !== undefined) chat.username = options.username;
-    this.#chats.set(chat.id, chat);
-    this.#members.set(chat.id, [...members]);
-    return chat;
+    return this.#chats.group(title, members, options);
   }
 
   /**
@@ -297,13 +152,13 @@ export class FakeTelegram implements AsyncDisposable {
   /** `from` sends a message of any content (`{ photo: […] }`, `{ sticker: … }`): a message update. */
   userSends(chat: TgChat, from: TgUser, content: SayExtra): TgMessage {
     const message: TgMessage = {
-      message_id: this.#nextMessageId(chat.id),
+      message_id: this.#chats.nextMessageId(chat.id),
       from,
-      chat: this.#chatOf(chat.id),
+      chat: this.#chats.chatOf(chat.id),
       date: this.#seconds(),
       ...content,
     };
-    this.#historyOf(chat.id).push(message);
+    this.#chats.historyOf(chat.id).push(message);
     // The update keeps the message as it was sent: a later edit changes the chat, not the update.
     if (this.#seesInGroup(message)) this.enqueue({ message: structuredClone(message) });
     return message;
@@ -322,29 +177,13 @@ export class FakeTelegram implements AsyncDisposable {
 
   /** `from` sends a photo without text (a caption if given). */
   userSendsPhoto(chat: TgChat, from: TgUser, caption?: string): TgMessage {
-    const photo = [90, 320, 800].map((size, i) => ({
-      file_id: `AgACAgIAAxkBAAI${chat.id}${i}`,
-      file_unique_id: `AQAD${size}`,
-      width: size,
-      height: Math.round(size * 0.75),
-      file_size: size * 40,
-    }));
+    const photo = photoOf(chat.id);
     return this.userSends(chat, from, caption === undefined ? { photo } : { photo, caption });
   }
 
   /** `from` sends a sticker: a message without text. */
   userSendsSticker(chat: TgChat, from: TgUser, emoji = "👍"): TgMessage {
-    const sticker = {
-      file_id: `CAACAgIAAxkBAAI${chat.id}`,
-      file_unique_id: "AgADsticker",
-      type: "regular",
-      width: 512,
-      height: 512,
-      is_animated: false,
-      is_video: false,
-      emoji,
-    };
-    return this.userSends(chat, from, { sticker });
+    return this.userSends(chat, from, { sticker: stickerOf(chat.id, emoji) });
   }
 
   /**
@@ -352,7 +191,7 @@ export class FakeTelegram implements AsyncDisposable {
    * chat's history, while an update already queued for it keeps the text it was sent with.
    */
   userEdits(message: TgMessage, text: string): TgMessage {
-    const stored = this.#historyOf(message.chat.id).find((m) => m.message_id === message.message_id);
+    const stored = this.#chats.historyOf(message.chat.id).find((m) => m.message_id === message.message_id);
     const edited: TgMessage = { ...(stored ?? message), text, edit_date: this.#seconds() };
     const entities = entitiesOf(text);
     if (entities.length > 0) edited.entities = entities;
@@ -364,34 +203,29 @@ export class FakeTelegram implements AsyncDisposable {
 
   /** Queues any update (`{ my_chat_member: … }`); it gets the next update_id. */
   enqueue(update: Record<string, unknown>): TgUpdate {
-    const full: TgUpdate = { update_id: this.#nextUpdateId++, ...update };
-    const kind = Object.keys(update)[0] ?? "";
-    const allowed = this.#allowed ? this.#allowed.has(kind) : !DEFAULT_EXCLUDED.has(kind);
-    if (!allowed) return full;
-    this.#updates.push(full);
-    const poll = this.#poll;
-    if (poll) this.#finishPoll(okAnswer(this.#updates.slice(0, poll.limit)));
-    return full;
+    return this.#queue.enqueue(update);
   }
 
   /** The updates not yet confirmed by an offset past them. */
   get pendingUpdates(): TgUpdate[] {
-    return [...this.#updates];
+    return this.#queue.pending;
   }
 
   /** Whether a getUpdates is held open now. */
   get polling(): boolean {
-    return this.#poll !== undefined;
+    return this.#queue.polling;
   }
 
   /** The messages the bot sent in a chat and has not deleted, as they now read after edits. */
   sent(chatId: number): TgMessage[] {
-    return this.#historyOf(chatId).filter((m) => m.from?.id === this.bot.id).map((m) => structuredClone(m));
+    return this.#chats.historyOf(chatId).filter((m) => m.from?.id === this.bot.id).map((m) =>
+      structuredClone(m)
+    );
   }
 
   /** Every message of a chat, the users' and the bot's, as they now read. */
   history(chatId: number): TgMessage[] {
-    return this.#historyOf(chatId).map((m) => structuredClone(m));
+    return this.#chats.historyOf(chatId).map((m) => structuredClone(m));
   }
 
   /**
@@ -427,7 +261,7 @@ export class FakeTelegram implements AsyncDisposable {
   /** Stops the server, ending held polls and connections. */
   async close(): Promise<void> {
     this.#closing.abort();
-    this.#finishPoll({ kind: "drop" });
+    this.#queue.finishPoll({ kind: "drop" });
     await this.#server.close();
   }
 
@@ -464,7 +298,7 @@ export class FakeTelegram implements AsyncDisposable {
     const known = METHOD_BY_LOWER.get(call.method.toLowerCase());
     if (!known) return errorAnswer({ error_code: 404, description: "Not Found" });
     try {
-      if (known === "getUpdates") return this.#getUpdates(call, signal);
+      if (known === "getUpdates") return this.#queue.getUpdates(call, signal);
       return okAnswer(this.#run(known, call.params));
     } catch (err) {
       if (err instanceof ApiFailure) return errorAnswer(err.error);
@@ -488,213 +322,38 @@ export class FakeTelegram implements AsyncDisposable {
         return true;
       case "setWebhook": {
         const target = stringParam(p, "url") ?? "";
-        this.#webhook = target === "" ? undefined : target;
-        if (this.#webhook) this.#finishPoll(errorAnswer({ error_code: 409, description: CONFLICT }));
-        if (boolParam(p, "drop_pending_updates")) this.#updates = [];
+        this.#queue.webhook = target === "" ? undefined : target;
+        if (target !== "") this.#queue.finishPoll(errorAnswer({ error_code: 409, description: CONFLICT }));
+        if (boolParam(p, "drop_pending_updates")) this.#queue.drop();
         return true;
       }
       case "deleteWebhook":
-        this.#webhook = undefined;
-        if (boolParam(p, "drop_pending_updates")) this.#updates = [];
+        this.#queue.webhook = undefined;
+        if (boolParam(p, "drop_pending_updates")) this.#queue.drop();
         return true;
       case "getWebhookInfo":
         return {
-          url: this.#webhook ?? "",
+          url: this.#queue.webhook ?? "",
           has_custom_certificate: false,
-          pending_update_count: this.#updates.length,
+          pending_update_count: this.#queue.pending.length,
         };
       case "getChat":
-        return { ...this.#chatParam(p), accent_color_id: 0, max_reaction_count: 11 };
+        return { ...this.#chats.chatParam(p), accent_color_id: 0, max_reaction_count: 11 };
       case "sendMessage":
-        return this.#sendMessage(p);
+        return sendMessage(this.#world, p);
       case "editMessageText":
-        return this.#editMessageText(p);
-      case "sendChatAction": {
-        this.#chatParam(p);
-        const action = stringParam(p, "action");
-        if (action === undefined || !CHAT_ACTIONS.has(action)) {
-          throw badRequest("wrong parameter action in request");
-        }
-        return true;
-      }
-      case "setMessageReaction": {
-        const chat = this.#chatParam(p);
-        const message = this.#messageParam(chat, p, "MESSAGE_ID_INVALID");
-        const reaction = jsonParam(p, "reaction") ?? [];
-        if (!Array.isArray(reaction)) throw badRequest('field "reaction" must be an Array');
-        for (const r of reaction as { type?: unknown; emoji?: unknown }[]) {
-          if (r?.type !== "emoji" || typeof r.emoji !== "string" || !REACTION_EMOJI.has(r.emoji)) {
-            throw badRequest("REACTION_INVALID");
-          }
-        }
-        message.bot_reaction = reaction;
-        return true;
-      }
-      case "deleteMessage": {
-        const chat = this.#chatParam(p);
-        const message = this.#messageParam(chat, p, "message to delete not found");
-        const history = this.#historyOf(chat.id);
-        history.splice(history.indexOf(message), 1);
-        return true;
-      }
+        return editMessageText(this.#world, p);
+      case "sendChatAction":
+        return sendChatAction(this.#world, p);
+      case "setMessageReaction":
+        return setMessageReaction(this.#world, p);
+      case "deleteMessage":
+        return deleteMessage(this.#world, p);
     }
   }
 
-  #getUpdates(call: FakeTelegramCall, signal: AbortSignal): Answer | Promise<Answer> {
-    const p = call.params;
-    if (this.#webhook !== undefined) {
-      return errorAnswer({
-        error_code: 409,
-        description:
-          "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
-      });
-    }
-    // An older poll still held ends now, whatever this one does.
-    this.#finishPoll(errorAnswer({ error_code: 409, description: CONFLICT }));
-    const offset = intParam(p, "offset") ?? 0;
-    const limit = Math.min(100, Math.max(1, intParam(p, "limit") ?? 100));
-    const timeout = Math.max(0, intParam(p, "timeout") ?? 0);
-    const allowed = jsonParam(p, "allowed_updates");
-    if (Array.isArray(allowed)) {
-      this.#allowed = allowed.length === 0 ? undefined : new Set(allowed.map(String));
-    }
-    if (offset > 0) this.#updates = this.#updates.filter((u) => u.update_id >= offset);
-    if (offset < 0) this.#updates = this.#updates.slice(offset);
-    if (this.#updates.length > 0 || timeout === 0) return okAnswer(this.#updates.slice(0, limit));
-
-    const { promise, resolve } = Promise.withResolvers<Answer>();
-    const timer = new AbortController();
-    const poll: HeldPoll = {
-      limit,
-      finish: (answer) => {
-        timer.abort();
-        signal.removeEventListener("abort", onLeave);
-        resolve(answer);
-      },
-    };
-    const onLeave = () => {
-      if (this.#poll === poll) this.#finishPoll({ kind: "drop" });
-    };
-    signal.addEventListener("abort", onLeave);
-    this.#poll = poll;
-    this.#pollToken = call.token;
-    this.#clock.sleep(timeout * 1000, timer.signal).then(
-      () => this.#poll === poll && this.#finishPoll(okAnswer([])),
-      () => {},
-    );
-    return promise;
-  }
-
-  #finishPoll(answer: Answer): void {
-    const poll = this.#poll;
-    if (!poll) return;
-    this.#poll = undefined;
-    this.#pollToken = undefined;
-    poll.finish(answer);
-  }
-
-  #sendMessage(p: Record<string, unknown>): TgMessage {
-    const chat = this.#chatParam(p);
-    const rendered = this.#renderedParam(p);
-    const message: TgMessage = {
-      message_id: 0,
-      from: this.bot,
-      chat,
-      date: this.#seconds(),
-      text: rendered.text,
-    };
-    if (rendered.entities.length > 0) message.entities = rendered.entities;
-    const reply = jsonParam(p, "reply_parameters") as
-      | { message_id?: unknown; chat_id?: unknown; allow_sending_without_reply?: unknown }
-      | undefined;
-    const replyTo = typeof reply?.message_id === "number"
-      ? reply.message_id
-      : intParam(p, "reply_to_message_id");
-    if (replyTo !== undefined) {
-      const replyChat = reply?.chat_id === undefined ? chat : this.#chatOfParam(reply.chat_id);
-      const target = this.#historyOf(replyChat.id).find((m) => m.message_id === replyTo);
-      const lenient = reply?.allow_sending_without_reply === true ||
-        boolParam(p, "allow_sending_without_reply");
-      if (target) message.reply_to_message = withoutReply(target);
-      else if (!lenient) throw badRequest("message to be replied not found");
-    }
-    const markup = jsonParam(p, "reply_markup");
-    if (markup !== undefined) message.reply_markup = markup;
-    message.message_id = this.#nextMessageId(chat.id);
-    this.#historyOf(chat.id).push(message);
-    return structuredClone(message);
-  }
-
-  #editMessageText(p: Record<string, unknown>): TgMessage | true {
-    if (p.inline_message_id !== undefined) throw badRequest("MESSAGE_ID_INVALID");
-    const chat = this.#chatParam(p);
-    const message = this.#messageParam(chat, p, "message to edit not found");
-    if (message.from?.id !== this.bot.id) throw badRequest("message can't be edited");
-    const rendered = this.#renderedParam(p, "MESSAGE_TOO_LONG");
-    const markup = jsonParam(p, "reply_markup");
-    const sameText = message.text === rendered.text &&
-      JSON.stringify(message.entities ?? []) === JSON.stringify(rendered.entities);
-    const sameMarkup = JSON.stringify(message.reply_markup) === JSON.stringify(markup);
-    if (sameText && sameMarkup) throw badRequest(NOT_MODIFIED.slice("Bad Request: ".length));
-    message.text = rendered.text;
-    if (rendered.entities.length > 0) message.entities = rendered.entities;
-    else delete message.entities;
-    if (markup !== undefined) message.reply_markup = markup;
-    else delete message.reply_markup;
-    message.edit_date = this.#seconds();
-    return structuredClone(message);
-  }
-
-  /** The text parameter rendered; too long is "message is too long" when sent, MESSAGE_TOO_LONG when edited. */
-  #renderedParam(
-    p: Record<string, unknown>,
-    tooLong = "message is too long",
-  ): { text: string; entities: TgEntity[] } {
-    const rendered = renderText(stringParam(p, "text") ?? "", stringParam(p, "parse_mode"));
-    if (!rendered.ok) throw badRequest(rendered.reason);
-    if (rendered.text.trim() === "") throw badRequest("message text is empty");
-    if (rendered.text.length > TELEGRAM_TEXT_LIMIT) throw badRequest(tooLong);
-    return rendered;
-  }
-
-  #chatParam(p: Record<string, unknown>): TgChat {
-    if (p.chat_id === undefined || p.chat_id === "") throw badRequest("chat_id is empty");
-    return this.#chatOfParam(p.chat_id);
-  }
-
-  #chatOfParam(value: unknown): TgChat {
-    const text = String(value);
-    const chat = text.startsWith("@")
-      ? [...this.#chats.values()].find((c) => c.type !== "private" && `@${c.username}` === text)
-      : this.#chats.get(Number(text));
-    if (!chat) throw badRequest("chat not found");
-    return chat;
-  }
-
-  #messageParam(chat: TgChat, p: Record<string, unknown>, missing: string): TgMessage {
-    const id = intParam(p, "message_id");
-    if (id === undefined) throw badRequest("message identifier is not specified");
-    const message = this.#historyOf(chat.id).find((m) => m.message_id === id);
-    if (!message) throw badRequest(missing);
-    return message;
-  }
-
-  #chatOf(id: number): TgChat {
-    const chat = this.#chats.get(id);
-    if (!chat) throw new Error(`No chat ${id}: make it with privateChat() or group() first`);
-    return chat;
-  }
-
-  #historyOf(chatId: number): TgMessage[] {
-    let history = this.#history.get(chatId);
-    if (!history) this.#history.set(chatId, history = []);
-    return history;
-  }
-
-  #nextMessageId(chatId: number): number {
-    const id = (this.#lastMessageId.get(chatId) ?? 0) + 1;
-    this.#lastMessageId.set(chatId, id);
-    return id;
+  get #world(): { chats: FakeChats; bot: TgUser; seconds(): number } {
+    return { chats: this.#chats, bot: this.bot, seconds: () => this.#seconds() };
   }
 
   #seconds(): number {
@@ -713,107 +372,4 @@ export class FakeTelegram implements AsyncDisposable {
 /** Starts a fake Telegram Bot API; `await using tg = await serveFakeTelegram()`. */
 export function serveFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   return Promise.resolve(new FakeTelegram(options));
-}
-
-function okAnswer(result: unknown): JsonAnswer {
-  return { kind: "json", status: 200, body: { ok: true, result } };
-}
-
-function errorAnswer(error: TgError): JsonAnswer {
-  const body: Record<string, unknown> = {
-    ok: false,
-    error_code: error.error_code,
-    description: error.description,
-  };
-  if (error.parameters) body.parameters = error.parameters;
-  return { kind: "json", status: error.error_code, body };
-}
-
-function faultAnswer(fault: FakeTelegramFault): Answer {
-  if ("drop" in fault) return { kind: "drop" };
-  if ("garbage" in fault) {
-    return {
-      kind: "garbage",
-      status: fault.status ?? 502,
-      text: fault.garbage,
-      contentType: fault.contentType ?? "text/html",
-    };
-  }
-  return errorAnswer(fault);
-}
-
-function responseOf(answer: Exclude<Answer, { kind: "drop" }>): Response {
-  if (answer.kind === "garbage") {
-    return new Response(answer.text, {
-      status: answer.status,
-      headers: { "content-type": answer.contentType },
-    });
-  }
-  return Response.json(answer.body, { status: answer.status });
-}
-
-function withoutReply(message: TgMessage): TgMessage {
-  const copy = structuredClone(message);
-  delete copy.reply_to_message;
-  return copy;
-}
-
-function entitiesOf(text: string): TgEntity[] {
-  const entities: TgEntity[] = [];
-  for (const match of text.matchAll(/(^\/[a-zA-Z0-9_]+(?:@[a-zA-Z0-9_]+)?)|(@[a-zA-Z0-9_]{5,32})/g)) {
-    const type = match[1] !== undefined ? "bot_command" : "mention";
-    entities.push({ type, offset: match.index, length: match[0].length });
-  }
-  return entities;
-}
-
-// ---- parameters
-
-async function paramsOf(req: Request, url: URL): Promise<Record<string, unknown>> {
-  const params: Record<string, unknown> = Object.fromEntries(url.searchParams);
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  if (req.method === "GET" || req.method === "HEAD") return params;
-  if (type.startsWith("application/json")) {
-    try {
-      const body = await req.json();
-      if (body !== null && typeof body === "object" && !Array.isArray(body)) Object.assign(params, body);
-    } catch {
-      // Telegram reads a body it cannot parse as no parameters.
-    }
-  } else if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
-    const form = await req.formData();
-    for (const [key, value] of form) params[key] = typeof value === "string" ? value : value.name;
-  } else {
-    await req.body?.cancel();
-  }
-  return params;
-}
-
-function stringParam(p: Record<string, unknown>, name: string): string | undefined {
-  const value = p[name];
-  if (value === undefined || value === null) return undefined;
-  return typeof value === "string" ? value : String(value);
-}
-
-function intParam(p: Record<string, unknown>, name: string): number | undefined {
-  const value = p[name];
-  if (typeof value === "number") return Math.trunc(value);
-  if (typeof value === "string" && /^-?\d+$/.test(value.trim())) return Number(value.trim());
-  return undefined;
-}
-
-function boolParam(p: Record<string, unknown>, name: string): boolean {
-  const value = p[name];
-  return value === true || value === "true" || value === "1" || value === "True";
-}
-
-/** A parameter the Bot API takes JSON-serialized: parsed when it came as a string. */
-function jsonParam(p: Record<string, unknown>, name: string): unknown {
-  const value = p[name];
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
 }
