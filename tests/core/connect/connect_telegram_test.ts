@@ -3,6 +3,7 @@ import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { type FakeTelegram, serveFakeTelegram, type TgChat, type TgUser } from "../../fakes/fake_telegram.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
 import { sendOnWayIn } from "../../../core/agent_bridge/mod.ts";
+import { inboxDir } from "../../../connections/telegram/mod.ts";
 import {
   processesNaming,
   runCli,
@@ -36,6 +37,19 @@ async function connect(
 async function answered(fake: FakeTelegram, chatId: number, text: string): Promise<void> {
   await fake.nextCall("sendMessage", (c) => c.params.chat_id === chatId);
   while (fake.sent(chatId).at(-1)?.text !== text) await fake.nextCall("editMessageText");
+}
+
+/**
+ * Until the connection's bridge has let go of every update it kept: each answered and its sending
+ * recorded. A kill -9 before then could fall between a sendMessage Telegram took and the record of
+ * it, the one step no bridge can make once-only (the Bot API takes no key to tell a send again).
+ */
+async function inboxLetGo(home: TempHome, id: string): Promise<void> {
+  const dir = inboxDir(home.paths.connectionDir(id, "telegram"));
+  await Deno.mkdir(dir, { recursive: true });
+  using watcher = Deno.watchFs(dir);
+  const changes = watcher[Symbol.asyncIterator]();
+  while ([...Deno.readDirSync(dir)].some((e) => e.name.endsWith(".json"))) await changes.next();
 }
 
 /** An agent on the fake model, paired on Telegram with its owner Ada: what the carrying tests start from. */
@@ -193,6 +207,7 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
     model.reply("Hello.");
     fake.userSays(ownChat, owner, "hi");
     await answered(fake, ownChat.id, "Hello.");
+    await inboxLetGo(home, id);
     const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
     assert.ok(carrier, "no connection bridge runs for the agent");
     Deno.kill(carrier.pid, "SIGKILL");
