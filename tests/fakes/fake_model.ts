@@ -50,6 +50,12 @@ export interface FakeModel extends AsyncDisposable {
    * conversations asking at once, each answered by what it asked, whatever order they come in.
    */
   replyWhen(when: (request: FakeModelRequest) => boolean, reply: ScriptedReply): ReplyControl;
+  /**
+   * Answers each request nothing kept or queued picks with what `answer` makes of it (undefined:
+   * the default text): a model whose every turn follows one rule, as two agents told to answer
+   * each other for ever are.
+   */
+  replyEach(answer: (request: FakeModelRequest) => ScriptedReply | undefined): void;
   /** Queues a text answer. */
   reply(text: string, options?: TextReplyOptions): ReplyControl;
   /** Queues an answer that calls one tool. */
@@ -81,6 +87,7 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
   const requests: FakeModelRequest[] = [];
   const probes: FakeModelRequest[] = [];
   let cursor = 0;
+  let each: ((request: FakeModelRequest) => ScriptedReply | undefined) | undefined;
   let waiters: (() => void)[] = [];
   let seq = 0;
 
@@ -107,7 +114,11 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
       }, { status: 401 });
     }
     const pick = picked.findIndex((p) => p.when(record));
-    const entry = (pick >= 0 ? picked.splice(pick, 1)[0]!.entry : queue.shift()) ??
+    const ruled = () => {
+      const made = each?.(record);
+      return made ? new QueuedReply(made) : undefined;
+    };
+    const entry = (pick >= 0 ? picked.splice(pick, 1)[0]!.entry : queue.shift()) ?? ruled() ??
       new QueuedReply({ kind: "text", text: options.defaultText ?? "Hello from the fake model" });
     live.add(entry);
     entry.done.then(() => live.delete(entry));
@@ -150,6 +161,9 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
       const entry = new QueuedReply(reply);
       picked.push({ when, entry });
       return entry;
+    },
+    replyEach(answer) {
+      each = answer;
     },
     reply: (text, o = {}) => queued({ kind: "text", text, ...o }),
     replyToolCall: (name, args, o = {}) => {

@@ -11,7 +11,7 @@ import { runJson, serviceLog, type TempHome, tempHome, waitForLog } from "../../
 import { sandboxedTest } from "../../support/sandboxed_agent.ts";
 
 type Chat = { earlier: string[]; answer: string };
-type Message = { role: string; content?: string; tool_calls?: unknown[] };
+type Message = { role: string; content?: string; tool_calls?: unknown[]; tool_call_id?: string };
 
 function messagesOf(request: FakeModelRequest): Message[] {
   return (request.body as { messages?: Message[] }).messages ?? [];
@@ -143,6 +143,95 @@ sandboxedTest(
         "bo",
       ], home);
       assert.deepEqual(bJobs.jobs, [], "B set nothing: its answer travelled back on A's job");
+    } finally {
+      await runJson(["agent", "stop", "--agent", "ann"], home);
+      await runJson(["agent", "stop", "--agent", "bo"], home);
+    }
+  },
+);
+
+sandboxedTest(
+  "two agents told to answer each other for ever stop at the cap: each send is one more hop, the send past [tool.scheduler] hops is refused to the model saying why, and nothing more is fired (SCH-10, TEAM-8)",
+  async () => {
+    await using model = await serveFakeModel({ models: ["fake-ann", "fake-bo"] });
+    await using home = await tempHome();
+    const ids: Record<string, string> = {};
+    for (const name of ["ann", "bo"]) {
+      ({ id: ids[name] } = await runJson<{ id: string }>(
+        ["agent", "create", name, "--model-url", model.url, "--model", `fake-${name}`],
+        home,
+      ));
+    }
+    await runJson(["agent", "team", "create", "loop"], home);
+    await runJson(["agent", "team", "add", "loop", "ann", "--purpose", "Pings"], home);
+    await runJson(["agent", "team", "add", "loop", "bo", "--purpose", "Pongs"], home);
+    const file = `${home.paths.teams}/loop.toml`;
+    await Deno.writeTextFile(file, `${await Deno.readTextFile(file)}\n[spec.tool.scheduler]\nhops = 3\n`);
+    // Each agent answers every ping by sending the next to the other: for ever, but for the cap.
+    // Each turn answers the messages since its last answer: a ping by sending the next one on
+    // (a message that came while a turn ran is steered into it, a tool's result beside it).
+    const pings: string[] = [];
+    model.replyEach((request) => {
+      const self = (request.body as { model?: string }).model === "fake-ann" ? "ann" : "bo";
+      const messages = messagesOf(request);
+      const fresh = messages.slice(messages.findLastIndex((m) => m.role === "assistant") + 1);
+      const ping = fresh.find((m) => m.role === "user" && /ping \d+$/.test(m.content ?? ""));
+      if (ping) {
+        pings.push(`${self}: ${ping.content}`);
+        const next = Number(/ping (\d+)$/.exec(ping.content!)![1]) + 1;
+        const to = self === "ann" ? "bo" : "ann";
+        return { kind: "tool_calls", calls: [{ name: "send", args: { to, text: `ping ${next}` } }] };
+      }
+      const tool = fresh.some((m) => m.role === "tool");
+      return { kind: "text", text: tool ? "Passed it on." : "Noted." };
+    });
+    await runJson(["agent", "start", "--agent", "ann"], home);
+    await runJson(["agent", "start", "--agent", "bo"], home);
+    try {
+      // ann's runner fires its pings 1 and 3 and bo's answer to ping 1; bo's, its ping 2 and ann's
+      // answer to it. bo's answer to ping 3 would be hop 4: not made.
+      const annFired = fired(home, ids.ann!, 3);
+      const boFired = fired(home, ids.bo!, 2);
+      const past = waitForLog(
+        serviceLog(home, "bridge", ids.ann!),
+        (e) => e.msg === "A job's answer passes the hop cap: it is not sent",
+      );
+      const chat = await runJson<Chat>(["agent", "chat", "send", "--json", "--agent", "ann", "ping 0"], home);
+      assert.equal(chat.answer, "Passed it on.");
+      await Promise.all([annFired, boFired, past]);
+      assert.deepEqual(pings, [
+        "ann: ping 0",
+        `bo: (from agent:${ids.ann}) ping 1`,
+        `ann: (from agent:${ids.bo}) ping 2`,
+        `bo: (from agent:${ids.ann}) ping 3`,
+      ]);
+      // Every send's result, from each conversation as the model last saw it.
+      const conversations = new Map<string, Message[]>();
+      for (const request of model.requests) {
+        const messages = messagesOf(request);
+        const key = `${(request.body as { model?: string }).model} ${
+          messages.find((m) => m.role === "user")?.content
+        }`;
+        if (messages.length > (conversations.get(key)?.length ?? 0)) conversations.set(key, messages);
+      }
+      const said = [...conversations.values()].flat().filter((m) => m.role === "tool").map((m) => m.content!);
+      assert.equal(said.length, 4, said.join("\n"));
+      assert.equal(said.filter((r) => r.startsWith("Sent to ")).length, 3);
+      assert.match(
+        said.find((r) => !r.startsWith("Sent to "))!,
+        /already travelled 3 hops between agents, and the cap is 3/,
+      );
+      for (const name of ["ann", "bo"]) {
+        const listed = await runJson<{ jobs: unknown[] }>([
+          "agent",
+          "schedule",
+          "list",
+          "--json",
+          "--agent",
+          name,
+        ], home);
+        assert.deepEqual(listed.jobs, [], `${name} has nothing left to fire`);
+      }
     } finally {
       await runJson(["agent", "stop", "--agent", "ann"], home);
       await runJson(["agent", "stop", "--agent", "bo"], home);
