@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { layoutOf, loadSettings, sendSocketPath } from "../../../core/agent/mod.ts";
+import { layoutOf, loadSettings, sendSocketPath, services } from "../../../core/agent/mod.ts";
 import {
   FiringRecords,
   type Job,
@@ -222,6 +222,51 @@ Deno.test("kill -9 of the harness mid-answer: the runner asks again with the sam
     model.reply("Ok.");
     const chat = await runJson<Chat>(["agent", "chat", "send", "--json", "and?"], home);
     assert.deepEqual(chat.earlier, ["Answered after the crash."]);
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
+Deno.test("kill -9 of the agent's bridge mid-answer, and after the way in held the answer but before the firing said so: started again, the job fires once and its answer is held once", async () => {
+  await using model = await serveFakeModel({ defaultText: "Answered once." });
+  await using home = await tempHome();
+  const { id, schedule } = await startedAgent(home, model.url);
+  const records = new FiringRecords(schedule);
+  try {
+    const held = model.reply("Answered once.", { hold: true });
+    await runnerOf(home, id);
+    const job = dueJob(id, "a long one");
+    await new JobStore(schedule).add(job);
+    await held.taken;
+    type Status = { services: { bridge: { pid?: number } } };
+    const bridge = (await runJson<Status>(["agent", "status"], home)).services.bridge.pid!;
+    Deno.kill(bridge, "SIGKILL");
+    assert.equal(await services.waitForExit(bridge, 10_000), true);
+    held.release();
+    assert.deepEqual((await records.of(job.id)).map((r) => r.state), ["taken"]);
+    // Started again, as a person or the machine's service manager would: its runner goes on from the record.
+    const resumed = waitForLog(serviceLog(home, "bridge", id), (e) => e.msg === "Job firing resumed");
+    await runJson(["agent", "start"], home);
+    await resumed;
+    await delivered(records, job.id);
+    const [record] = await records.of(job.id);
+    assert.deepEqual([record?.state, record?.answer], ["delivered", "Answered once."]);
+
+    // Killed once the way in held the answer and before the firing was marked delivered: what that
+    // leaves is the job still kept and its firing answered. Started again, it sends on the way in
+    // with the same id, which holds it no second time.
+    await runJson(["agent", "stop"], home);
+    await new JobStore(schedule).add(job);
+    await records.move(record!, { state: "answered" });
+    await runJson(["agent", "start"], home);
+    await delivered(records, job.id);
+    model.reply("Ok.");
+    const chat = await runJson<Chat>(["agent", "chat", "send", "--json", "and?"], home);
+    assert.deepEqual(chat.earlier, ["Answered once."]);
+    const asked = model.requests.filter((r) =>
+      JSON.stringify((r.body as { messages: unknown[] }).messages.at(-1)).includes("a long one")
+    );
+    assert.ok(asked.length <= 2, "asked once, and once more only where the kill cut the first ask off");
   } finally {
     await runJson(["agent", "stop"], home);
   }
