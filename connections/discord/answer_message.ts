@@ -72,6 +72,7 @@ async function ask(ctx: AnswerMessageContext, messageId: string, entry: DiscordI
     ...ctx,
     channelId: asked.channelId,
     sent: entry.sent,
+    nonceOf: messageId,
     onSent: async (sent) => {
       current.sent = [...sent];
       await ctx.inbox.save(messageId, current);

@@ -24,6 +24,13 @@ export interface DiscordAnswerStreamOptions {
   sent?: readonly string[];
   /** Keeps the messages sent so far, before the next is sent. */
   onSent(sent: readonly string[]): Promise<void>;
+  /**
+   * What the answer answers (the message's snowflake): each part is posted with the nonce
+   * `<it>-<part>` and `enforce_nonce`, so a part posted again after a kill -9 that fell between
+   * Discord taking it and its id being kept is the message Discord made the first time, not a
+   * second one. Discord keeps a nonce for a few minutes.
+   */
+  nonceOf?: string;
 }
 
 /**
@@ -33,14 +40,23 @@ export interface DiscordAnswerStreamOptions {
  */
 export class DiscordAnswerStream extends AnswerStream<string> {
   constructor(options: DiscordAnswerStreamOptions) {
-    const { rest, account, channelId } = options;
+    const { rest, account, channelId, nonceOf } = options;
+    let part = options.sent?.length ?? 0;
+    // Discord takes a nonce of at most 25 characters: a part past what fits goes without one.
+    const nonce = () => {
+      const made = `${nonceOf}-${part}`;
+      return nonceOf === undefined || made.length > 25 ? {} : { nonce: made, enforce_nonce: true };
+    };
     super({
       ...options,
       log,
       reason: (err) => reasonOf(account, err),
       split: (text) => splitAnswer(text, DISCORD_LIMIT),
-      post: async (content) =>
-        Posted.parse(await rest.post(Routes.channelMessages(channelId), { body: { content } })).id,
+      post: async (content) => {
+        const posted = await rest.post(Routes.channelMessages(channelId), { body: { content, ...nonce() } });
+        part++;
+        return Posted.parse(posted).id;
+      },
       edit: async (id, content) =>
         void await rest.patch(Routes.channelMessage(channelId, id), { body: { content } }),
       failure(err) {

@@ -1,7 +1,7 @@
 import type { REST } from "@discordjs/rest";
 import { Routes } from "discord-api-types/v10";
 import { z } from "zod";
-import { type Clock, logger } from "../../core/base/mod.ts";
+import { type Clock, logger, sha256Hex } from "../../core/base/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import { heldGroup, sendHeldAnswers, splitAnswer } from "../chat/mod.ts";
 import { DISCORD_LIMIT } from "./answer_stream.ts";
@@ -39,8 +39,14 @@ export function sendDiscordHeld(options: SendDiscordHeldOptions): Promise<void> 
     async send(held) {
       try {
         const channelId = await channelFor(options, held.thread);
-        for (const part of splitAnswer(held.text, DISCORD_LIMIT)) {
-          await options.rest.post(Routes.channelMessages(channelId), { body: { content: part } });
+        // Each part's nonce is made from the held answer, so a part sent again after a kill -9 is
+        // the message Discord made the first time (enforce_nonce), as an answer's are.
+        const base = sha256Hex(`${held.thread}\n${held.at}\n${held.text}`).slice(0, 20);
+        const parts = splitAnswer(held.text, DISCORD_LIMIT);
+        for (const [i, part] of parts.entries()) {
+          await options.rest.post(Routes.channelMessages(channelId), {
+            body: { content: part, nonce: `${base}-${i}`, enforce_nonce: true },
+          });
         }
       } catch (err) {
         throw new Error(`Cannot send a held answer: ${reasonOf(options.account, err)}`);

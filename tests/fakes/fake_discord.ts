@@ -25,6 +25,7 @@ import {
 import {
   bodyOf,
   type FakeDiscordFault,
+  faultAnswer,
   type HttpAnswer,
   rateLimited,
   responseOf,
@@ -89,6 +90,7 @@ export class FakeDiscord implements AsyncDisposable {
   #gateway: Gateway;
   #server: Deno.HttpServer<Deno.NetAddr>;
   #relay: TcpRelay;
+  #closing = Promise.withResolvers<void>();
   #tokens = new Map<string, { revoked: boolean }>();
   #calls = new Calls();
 
@@ -294,6 +296,7 @@ export class FakeDiscord implements AsyncDisposable {
   }
 
   async close(): Promise<void> {
+    this.#closing.resolve();
     await this.#gateway.close();
     await this.#relay.close();
     await this.#server.shutdown();
@@ -356,17 +359,21 @@ export class FakeDiscord implements AsyncDisposable {
       at: this.#clock.now(),
       violation: false,
     };
-    const answer = this.#answer(call);
+    const fault = this.#calls.takeFault(call.route);
+    const exhaust = (seconds: number) => this.#limits.exhaust(call.route, call.params.id ?? "", seconds);
+    const answer = fault && !("unanswered" in fault) ? faultAnswer(fault, exhaust) : this.#answer(call);
     call.answer = { status: answer.status, body: answer.body };
     this.#calls.answered(call);
     this.#gateway.changed();
+    if (fault && "unanswered" in fault) {
+      // Done, and the bot never hears so: the answer waits for the fake's close.
+      await this.#closing.promise;
+    }
     return responseOf(answer);
   }
 
   #answer(call: FakeDiscordCall): HttpAnswer {
     const major = call.params.id ?? "";
-    const fault = this.#calls.takeFault(call.route);
-    if (fault) return this.#faultAnswer(call, fault);
     const taken = this.#limits.take(call.route, major);
     if (taken.retryAfter !== undefined) {
       call.violation = true;
@@ -377,16 +384,6 @@ export class FakeDiscord implements AsyncDisposable {
     }
     return { ...runRoute(this.#world, call, this.#effects), headers: taken.headers };
   }
-
-  #faultAnswer(call: FakeDiscordCall, fault: FakeDiscordFault): HttpAnswer {
-    if ("rateLimited" in fault) {
-      const global = fault.global ?? false;
-      const headers = global ? {} : this.#limits.exhaust(call.route, call.params.id ?? "", fault.rateLimited);
-      return rateLimited(fault.rateLimited, global, headers);
-    }
-    if ("code" in fault) return { ...apiError(fault.status, fault.code, fault.message), headers: {} };
-    return { status: fault.status, body: fault.body ?? "<html><body>Bad Gateway</body></html>", headers: {} };
-  }
 }
 
 /** Starts a fake Discord; `await using discord = await serveFakeDiscord()`. */
@@ -394,6 +391,4 @@ export function serveFakeDiscord(options: FakeDiscordOptions = {}): Promise<Fake
   return Promise.resolve(new FakeDiscord(options));
 }
 
-function idOf(channel: string | DiscordChannel): string {
-  return typeof channel === "string" ? channel : channel.id;
-}
+const idOf = (channel: string | DiscordChannel): string => typeof channel === "string" ? channel : channel.id;

@@ -181,3 +181,21 @@ Deno.test("REST waits out an injected 429 and a global 429, and retries a 502", 
   assert.deepEqual(discord.messages(dm).map((m) => m.content), ["edited after a 502", "after a global 429"]);
   assert.deepEqual(discord.rateLimitViolations, []);
 });
+
+Deno.test("POST channels/:id/messages with enforce_nonce answers the message made with that nonce again, making none; a nonce past 25 characters is 50035", async () => {
+  await using discord = await serveFakeDiscord();
+  using rest = restOf(discord);
+  const dm = discord.dm(discord.user("ada"));
+  const post = (body: Record<string, unknown>) =>
+    rest.post(Routes.channelMessages(dm.id), { body }) as Promise<APIMessage>;
+  const first = await post({ content: "Hello.", nonce: "1234-0", enforce_nonce: true });
+  const again = await post({ content: "Hello again.", nonce: "1234-0", enforce_nonce: true });
+  assert.deepEqual([again.id, again.content, again.nonce], [first.id, "Hello.", "1234-0"]);
+  const unenforced = await post({ content: "Hello.", nonce: "1234-0" });
+  assert.notEqual(unenforced.id, first.id);
+  assert.deepEqual(discord.messages(dm).map((m) => m.id), [first.id, unenforced.id]);
+  await assert.rejects(post({ content: "x", nonce: "n".repeat(26), enforce_nonce: true }), {
+    status: 400,
+    code: 50035,
+  });
+});

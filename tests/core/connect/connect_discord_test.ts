@@ -172,6 +172,41 @@ Deno.test("ACS-1, ACS-5: the owner shares a Discord channel; a member's mention 
   }
 });
 
+Deno.test("kill -9 of an agent's Discord bridge after Discord made the answer's message and before the bridge heard: started again, it posts with the same nonce and the owner sees one message", async () => {
+  await using fake = await serveFakeDiscord();
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  const { id, owner, ownDm } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    await carried(fake);
+    fake.failNext("POST /channels/:id/messages", { unanswered: true });
+    model.reply("Hello.");
+    fake.userSays(ownDm, owner, "hi");
+    const first = await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === ownDm.id);
+    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
+    assert.ok(carrier, "no connection bridge runs for the agent");
+    const again = waitForLog(
+      serviceLog(home, "bridge", id),
+      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    );
+    Deno.kill(carrier.pid, "SIGKILL");
+    await again;
+    const second = await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === ownDm.id);
+    const nonceOf = (c: { body?: unknown }) => (c.body as { nonce?: string; enforce_nonce?: boolean });
+    assert.deepEqual(nonceOf(second), { ...nonceOf(first) });
+    assert.equal(nonceOf(first).enforce_nonce, true);
+    assert.equal((second.answer?.body as { id?: string }).id, (first.answer?.body as { id?: string }).id);
+    while (fromBot(fake, ownDm.id).at(-1) !== "Hello.") {
+      await fake.nextCall("PATCH /channels/:id/messages/:mid");
+    }
+    assert.deepEqual(fromBot(fake, ownDm.id), ["Hello."]);
+    assert.equal(model.requests.length, 1, "the message was asked again");
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
 Deno.test("kill -9 of an agent's Discord bridge mid-answer: the answer the harness finished meanwhile is sent once by the bridge started again, never asked again", async () => {
   await using fake = await serveFakeDiscord();
   await using model = await serveFakeModel();

@@ -3,7 +3,7 @@
  * (or a multipart form's `payload_json`), answers as JSON with the rate-limit headers, 429s with
  * `Retry-After` in whole seconds as Discord sends it, and the faults a test injects.
  */
-import type { RestAnswer } from "./rest.ts";
+import { apiError, type RestAnswer } from "./rest.ts";
 
 /** A fault to answer a call with instead of its result. */
 export type FakeDiscordFault =
@@ -12,7 +12,9 @@ export type FakeDiscordFault =
   /** Discord's error body `{"message","code"}` with `status`. */
   | { status: number; code: number; message: string }
   /** Another status (500, 502, or 200 with garbage) with a body that is not JSON. */
-  | { status: number; body?: string };
+  | { status: number; body?: string }
+  /** The call is done, and its answer never reaches the bot: held until the bot goes (a cut after Discord acted). */
+  | { unanswered: true };
 
 /** An answer with the headers it goes with. */
 export interface HttpAnswer extends RestAnswer {
@@ -64,4 +66,17 @@ export async function bodyOf(req: Request): Promise<unknown> {
   }
   await req.body?.cancel();
   return undefined;
+}
+
+/** The answer a fault gives in place of the call's; `exhaust` empties the route's bucket for a 429. */
+export function faultAnswer(
+  fault: Exclude<FakeDiscordFault, { unanswered: true }>,
+  exhaust: (seconds: number) => Record<string, string>,
+): HttpAnswer {
+  if ("rateLimited" in fault) {
+    const global = fault.global ?? false;
+    return rateLimited(fault.rateLimited, global, global ? {} : exhaust(fault.rateLimited));
+  }
+  if ("code" in fault) return { ...apiError(fault.status, fault.code, fault.message), headers: {} };
+  return { status: fault.status, body: fault.body ?? "<html><body>Bad Gateway</body></html>", headers: {} };
 }

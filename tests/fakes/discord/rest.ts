@@ -116,6 +116,9 @@ export function runRoute(
   }
 }
 
+/** How long Discord keeps a message's nonce for enforce_nonce: "the past few minutes". */
+const NONCE_KEPT_MS = 5 * 60_000;
+
 function channelRoute(
   world: World,
   call: {
@@ -139,6 +142,22 @@ function channelRoute(
   if (route === "POST /channels/:id/messages") {
     const invalid = invalidContent(body, true);
     if (invalid) return invalid;
+    const nonce = body.nonce;
+    if (
+      nonce !== undefined &&
+      (typeof nonce !== "string" && typeof nonce !== "number" || String(nonce).length > 25)
+    ) {
+      return apiError(400, 50035, "Invalid Form Body");
+    }
+    // enforce_nonce: the same author's message with this nonce, made in the last few minutes, is
+    // answered again and no new one made.
+    if (body.enforce_nonce === true && nonce !== undefined) {
+      const made = world.historyOf(channel.id).find((m) =>
+        m.author.id === world.botUser.id && m.nonce === nonce &&
+        world.now() - Date.parse(m.timestamp) < NONCE_KEPT_MS
+      );
+      if (made) return ok(made);
+    }
     const message = world.post(channel, world.botUser, String(body.content ?? ""), extraOf(body, channel.id));
     effects.created(channel, message);
     return ok(message);
