@@ -27,6 +27,12 @@ export interface PromptAgentOptions {
    * same request later (the runner, which must never record an answer it did not get).
    */
   unanswered?: "empty" | "fail";
+  /**
+   * When the turn failed (the harness says its agent could not answer): "say" gives that sentence
+   * as the answer (a chat shows it), "throw" throws TURN_FAILED so the caller tries again as a new
+   * message (the runner, which must never deliver a failure as the agent's answer).
+   */
+  failed?: "say" | "throw";
 }
 
 /**
@@ -59,6 +65,7 @@ export async function promptAgent(endpoint: ProvenEndpoint, options: PromptAgent
   const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
     | { message?: string }
     | undefined;
+  if (error && options.failed === "throw") throw turnFailed(error.message ?? "it failed");
   if (error) {
     return `${answer ? `${answer}\n\n` : ""}Your agent could not answer: ${error.message ?? "it failed"}`;
   }
@@ -68,7 +75,7 @@ export async function promptAgent(endpoint: ProvenEndpoint, options: PromptAgent
 /** The message joined a running turn (202): its answer is the one the harness keeps for it. */
 async function steered(
   endpoint: ProvenEndpoint,
-  options: { thread: string; request: string; unanswered?: "empty" | "fail" },
+  options: { thread: string; request: string; unanswered?: "empty" | "fail"; failed?: "say" | "throw" },
 ): Promise<string> {
   const found = await listKept(endpoint, options.thread, { waitMs: STEERED_WAIT_MS });
   const mine = found.find((k) => k.requests.includes(options.request));
@@ -84,5 +91,16 @@ async function steered(
   }
   if (!kept) return "";
   await ackKept(endpoint, [kept.id]);
+  if (kept.error && options.failed === "throw") throw turnFailed(kept.answer);
   return kept.answer;
+}
+
+function turnFailed(why: string): LinkError {
+  return new LinkError(
+    "TURN_FAILED",
+    `The agent could not answer: ${why.replace(/^Your agent could not answer: /, "")}`,
+    {
+      hint: "See `lnk agent logs` for what the harness said; a scheduled message is tried again as a new one",
+    },
+  );
 }

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   "NOT_A_TERMINAL",
   "REFUSED",
   "PROVIDER_ERROR",
+  "TURN_FAILED",
   "TIMEOUT",
   "CONFLICT",
   "UNSUPPORTED",

@@ -38,6 +38,8 @@ export function doorDriver(paths: LinkPaths, wayInOf: (agentId: string) => strin
         onText: () => {},
         // A turn joined whose answer is not kept yet is asked again, never recorded as "".
         unanswered: "fail",
+        // A failed turn is kept as this request's answer: the runner asks again as a new message.
+        failed: "throw",
       });
     },
     async send(agentId, call) {

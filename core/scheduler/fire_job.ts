@@ -1,7 +1,8 @@
-import { type Clock, logger } from "../base/mod.ts";
+import { logger } from "../base/mod.ts";
 import { beforeFirstDue, dueToFire } from "./due_to_fire.ts";
-import type { FiringRecord, FiringRecords } from "./firing_record.ts";
-import type { FiringDriver } from "./firing_driver.ts";
+import type { FiringRecord } from "./firing_record.ts";
+import { askUntilAnswered } from "./ask_until_answered.ts";
+import { type FiringContext, stepFiring } from "./firing_context.ts";
 import { FiringRecords as Records } from "./firing_record.ts";
 import { type Job, JobId, jobIdOf, replyToThread } from "./job.ts";
 import { JobStore } from "./job_store.ts";
@@ -9,25 +10,7 @@ import { Gone, withRetry } from "./retry.ts";
 
 const log = logger("runner");
 
-/** What firing one agent's jobs needs: its files, its driver, its clock and its spec's caps. */
-export interface FiringContext {
-  /** The agent whose schedule this is (its way in sends the answers). */
-  agentId: string;
-  jobs: JobStore;
-  records: FiringRecords;
-  driver: FiringDriver;
-  clock: Clock;
-  /** `[tool.scheduler] catch_up`: how late a missed due is still fired. */
-  catchUpMs: number;
-  /** `[tool.scheduler] hops`: an answer past it is not made (SCH-10). */
-  hops: number;
-  /** The runner stopping: waits end (a firing under way is left where its record says). */
-  signal?: AbortSignal;
-  /** A firing begins (the roster's seam, PRC-7): its end, or undefined when none may begin now. */
-  begin?: () => (() => void) | undefined;
-  /** Each step a firing moved to, once kept (tests and the bench wait on it). */
-  onStep?: (record: FiringRecord) => void;
-}
+export type { FiringContext } from "./firing_context.ts";
 
 /**
  * Fires what is due of one job, holding its lock: first a firing a dead runner left (taken or
@@ -119,21 +102,13 @@ async function fire(
   const fields = { agent: ctx.agentId, job: record.job.id, due: iso(record.due), to: record.job.to };
   try {
     log.info(why === "due" ? "Job firing" : "Job firing resumed", { ...fields, state: record.state });
-    if (record.state === "taken") {
-      const answer = await withRetry(() => ctx.driver.ask(record.job, record.request), {
-        clock: ctx.clock,
-        signal: ctx.signal,
-        what: "fire a job through the agent's door",
-        fields,
-      });
-      record = await step(ctx, record, { state: "answered", answer });
-    }
+    if (record.state === "taken") record = await askUntilAnswered(record, { ctx, fields });
     record = await deliver(record, ctx, fields);
     log.info("Job fired", { ...fields, reply: record.job.reply.to, note: record.note });
   } catch (err) {
     if (!(err instanceof Gone)) throw err;
     log.warn("A job's agent was removed: the job is dropped", { ...fields, error: err.message });
-    record = await step(ctx, record, { state: "dropped", note: err.message });
+    record = await stepFiring(ctx, record, { state: "dropped", note: err.message });
   } finally {
     end();
   }
@@ -149,8 +124,10 @@ async function deliver(
   const { job } = record;
   const answer = record.answer ?? "";
   const reply = job.reply;
-  if (reply.to === "none") return await step(ctx, record, { state: "delivered" });
-  if (!answer.trim()) return await step(ctx, record, { state: "delivered", note: "the answer was empty" });
+  if (reply.to === "none") return await stepFiring(ctx, record, { state: "delivered" });
+  if (!answer.trim()) {
+    return await stepFiring(ctx, record, { state: "delivered", note: "the answer was empty" });
+  }
   if (reply.to === "way-in") {
     // Named by the firing's request, so a retry after a lost reply is not held twice.
     const call = { connection: reply.connection, thread: reply.thread, text: answer, id: record.request };
@@ -160,7 +137,7 @@ async function deliver(
       what: "send a job's answer through the agent's way in",
       fields,
     });
-    return await step(ctx, record, { state: "delivered" });
+    return await stepFiring(ctx, record, { state: "delivered" });
   }
   if (job.hops + 1 > ctx.hops) {
     const note = `not sent: its ${job.hops + 1} hops pass the cap of ${ctx.hops}`;
@@ -169,7 +146,7 @@ async function deliver(
       hops: job.hops + 1,
       cap: ctx.hops,
     });
-    return await step(ctx, record, { state: "delivered", note });
+    return await stepFiring(ctx, record, { state: "delivered", note });
   }
   const id = await answerJobId(job.id, record.due);
   await withRetry(() => keepAnswerJob(record, id, ctx), {
@@ -178,7 +155,7 @@ async function deliver(
     what: "keep a job's answer as a job of its own",
     fields,
   });
-  return await step(ctx, record, { state: "delivered", answer_job: id });
+  return await stepFiring(ctx, record, { state: "delivered", answer_job: id });
 }
 
 /**
@@ -218,16 +195,6 @@ async function answerJobId(jobId: string, due: number): Promise<string> {
     await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${jobId}@${due}`)),
   );
   return JobId.parse(jobIdOf(digest));
-}
-
-async function step(
-  ctx: FiringContext,
-  record: FiringRecord,
-  next: Partial<FiringRecord> & { state: FiringRecord["state"] },
-): Promise<FiringRecord> {
-  const moved = await ctx.records.move(record, { ...next, at: ctx.clock.now() });
-  ctx.onStep?.(moved);
-  return moved;
 }
 
 function iso(ms: number): string {

@@ -20,8 +20,13 @@ export const FiringRecord = z.strictObject({
   job: Job,
   /** The due time this firing is for (ms since the epoch). */
   due: z.number().int(),
-  /** `link.local/request`: the same at every retry, so the harness answers once. */
+  /**
+   * `link.local/request`: the same at every retry, so the harness answers once; a new one
+   * (`<request>#<attempt>`) only after a turn that failed, which the harness keeps as the answer.
+   */
   request: z.string().min(1),
+  /** Which try this is, from 2 once a turn failed (absent: the first). */
+  attempt: z.number().int().min(2).optional(),
   state: FiringState,
   /** When the state last moved (ms since the epoch). */
   at: z.number().int(),

@@ -1,21 +1,17 @@
-import { LinkError, type LinkPaths, parseDuration } from "../base/mod.ts";
+import { LinkError, type LinkPaths } from "../base/mod.ts";
 import { type AgentSettings, layoutOf, loadAgentConfig } from "../agent/mod.ts";
 import { beforeFirstDue } from "./due_to_fire.ts";
 import { FiringRecords } from "./firing_record.ts";
 import { checkWhen, type Job, JobThread, type JobWhen, newJobId, nextDue } from "./job.ts";
 import { JobStore } from "./job_store.ts";
 import { agentTimeZone } from "./time_zone.ts";
+import { FLAG_SPELLING, whenFromGiven, type WhenGiven } from "./when_given.ts";
 
 /** The thread a job the owner sets answers on when none is named: `lnk agent chat`'s own. */
 export const OWNER_THREAD = "link:main";
 
 /** When the owner's job fires, as `lnk agent schedule add` takes it: exactly one of at, in, cron. */
-export interface OwnerWhen {
-  at?: string;
-  in?: string;
-  cron?: string;
-  zone?: string;
-}
+export type OwnerWhen = WhenGiven;
 
 /** A job as `lnk agent schedule list` shows it: the job, when it is next due, in which zone. */
 export interface ListedJob {
@@ -100,47 +96,17 @@ export async function removeAgentJob(paths: LinkPaths, agent: AgentSettings, id:
   });
 }
 
-async function whenOf(
+function whenOf(
   paths: LinkPaths,
   agent: AgentSettings,
   given: OwnerWhen,
   options: { env: { get(name: string): string | undefined }; now: number },
 ): Promise<JobWhen> {
-  const named = [given.at, given.in, given.cron].filter((v) => v !== undefined).length;
-  if (named !== 1) {
-    throw new LinkError("USAGE", "Cannot schedule: say when with one of --at, --in or --cron", {
-      hint: 'Such as --in 10m, --at 2026-12-24T18:00:00+01:00 or --cron "30 8 * * 1-5"',
-    });
-  }
-  if (given.zone !== undefined && given.cron === undefined) {
-    throw new LinkError("USAGE", "Cannot schedule: --zone goes with --cron only", {
-      hint: "Give --at a time with its offset, such as 2026-12-24T18:00:00+01:00",
-    });
-  }
-  if (given.cron !== undefined) {
-    return { kind: "cron", cron: given.cron, zone: given.zone ?? await zoneOf(paths, agent, options.env) };
-  }
-  if (given.in !== undefined) {
-    let ms: number;
-    try {
-      ms = parseDuration(given.in);
-    } catch (err) {
-      throw new LinkError("USAGE", `Cannot schedule in "${given.in}": it is not a delay`, {
-        hint: "Give a delay such as 10m, 2h or 1d",
-        cause: err,
-      });
-    }
-    return { kind: "at", at: new Date(options.now + ms).toISOString() };
-  }
-  const at = given.at!;
-  if (
-    !/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(at) || Number.isNaN(Date.parse(at))
-  ) {
-    throw new LinkError("USAGE", `Cannot schedule at "${at}": it is not an ISO time with its offset`, {
-      hint: "Give a time such as 2026-12-24T18:00:00+01:00 or 2026-12-24T17:00:00Z",
-    });
-  }
-  return { kind: "at", at: new Date(Date.parse(at)).toISOString() };
+  return whenFromGiven(given, {
+    spelling: FLAG_SPELLING,
+    now: options.now,
+    zone: () => zoneOf(paths, agent, options.env),
+  });
 }
 
 async function zoneOf(

@@ -18,7 +18,14 @@ export class Gone extends Error {
  */
 export async function withRetry<T>(
   step: () => Promise<T>,
-  options: { clock: Clock; signal?: AbortSignal; what: string; fields: Record<string, unknown> },
+  options: {
+    clock: Clock;
+    signal?: AbortSignal;
+    what: string;
+    fields: Record<string, unknown>;
+    /** Errors the caller handles itself: thrown at once, not tried again here. */
+    passOn?: (err: unknown) => boolean;
+  },
 ): Promise<T> {
   let wait = RETRY_FIRST_MS;
   for (let attempt = 1;; attempt++) {
@@ -26,6 +33,7 @@ export async function withRetry<T>(
       return await step();
     } catch (err) {
       if (isLinkError(err, "AGENT_NOT_FOUND")) throw new Gone((err as Error).message, { cause: err });
+      if (options.passOn?.(err)) throw err;
       log.warn(`Cannot ${options.what}: it is tried again`, {
         ...options.fields,
         attempt,

@@ -115,26 +115,26 @@ Deno.test("lnk agent schedule add refuses a cron that does not parse, a zone tha
   assert.deepEqual(await add("--at", "tomorrow", "hi"), {
     code: 2,
     stdout: "",
-    stderr: 'error: Cannot schedule at "tomorrow": it is not an ISO time with its offset\n' +
-      "  hint: Give a time such as 2026-12-24T18:00:00+01:00 or 2026-12-24T17:00:00Z\n",
+    stderr: 'error: Cannot schedule at "tomorrow": it is not an ISO 8601 time with its offset\n' +
+      "  hint: Give a time with its offset, such as --at 2026-12-24T18:00:00+01:00 or --at 2026-12-24T17:00:00Z\n",
   });
   assert.deepEqual(await add("--in", "soon", "hi"), {
     code: 2,
     stdout: "",
-    stderr:
-      'error: Cannot schedule in "soon": it is not a delay\n  hint: Give a delay such as 10m, 2h or 1d\n',
+    stderr: 'error: Cannot schedule in "soon": it is not a delay\n' +
+      "  hint: Give a number and a unit, such as --in 10m (30s, 2h, 1d and 1h30m are delays too)\n",
   });
   assert.deepEqual(await add("--in", "10m", "--at", "2030-01-01T08:00:00Z", "hi"), {
     code: 2,
     stdout: "",
-    stderr: "error: Cannot schedule: say when with one of --at, --in or --cron\n" +
+    stderr: "error: Cannot schedule: say when with exactly one of --at, --in or --cron, not 2\n" +
       '  hint: Such as --in 10m, --at 2026-12-24T18:00:00+01:00 or --cron "30 8 * * 1-5"\n',
   });
   assert.deepEqual(await add("--in", "10m", "--zone", "Europe/Berlin", "hi"), {
     code: 2,
     stdout: "",
     stderr: "error: Cannot schedule: --zone goes with --cron only\n" +
-      "  hint: Give --at a time with its offset, such as 2026-12-24T18:00:00+01:00\n",
+      "  hint: Give the time its own offset, such as --at 2026-12-24T18:00:00+01:00\n",
   });
   assert.deepEqual(await add("--in", "10m", "--thread", "main", "hi"), {
     code: 2,

@@ -1,10 +1,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type Clock, isLinkError, LinkError, type LinkPaths, logger, parseDuration } from "../../base/mod.ts";
+import { type Clock, isLinkError, LinkError, type LinkPaths, logger } from "../../base/mod.ts";
 import { formatPrincipal } from "../../spec/mod.ts";
 import { type Teammate, teammatesOf } from "../../teams/mod.ts";
 import { checkWhen, type Job, type JobWhen, newJobId, nextDue, replyToThread } from "../job.ts";
+import { ARGUMENT_SPELLING, whenFromGiven } from "../when_given.ts";
 import type { JobStore } from "../job_store.ts";
 import { type CallMeta, readCallMeta } from "./call_meta.ts";
 import type { DailyCount } from "./daily_count.ts";
@@ -14,7 +15,6 @@ const log = logger("scheduler-tools");
 /** The tool proxy's path for Link Scheduler. */
 export const SCHEDULER_SERVER = "scheduler";
 
-/** Threads that are no connection's: an answer to a job set in one goes back to no chat. */
 /** The longest message or task a tool takes, as a job keeps it. */
 const MAX_TEXT = 100_000;
 
@@ -144,7 +144,7 @@ async function schedule(
   args: ScheduleArgs,
 ): Promise<string> {
   const now = ctx.clock.now();
-  const when = whenOf(ctx, args, now);
+  const when = await whenFromGiven(args, { spelling: ARGUMENT_SPELLING, now, zone: () => ctx.zone });
   checkWhen(when, now);
   await ctx.count.take(1, ctx.caps.perDay, now);
   const job: Job = {
@@ -168,52 +168,6 @@ async function schedule(
   return `Scheduled ${job.id}: ${describeWhen(when)}${
     next === undefined ? "" : `, next due ${new Date(next).toISOString()}`
   }`;
-}
-
-/** Exactly one of at, in and cron, as a job's `when`. */
-function whenOf(
-  ctx: SchedulerToolsContext,
-  args: { at?: string; in?: string; cron?: string; zone?: string },
-  now: number,
-): JobWhen {
-  const given = (["at", "in", "cron"] as const).filter((k) => args[k] !== undefined);
-  if (given.length !== 1) {
-    throw new LinkError(
-      "INVALID",
-      `Cannot schedule: give exactly one of at, in and cron, not ${given.length}`,
-      {
-        hint: 'Say when with one of them, such as in: "10m"',
-      },
-    );
-  }
-  if (args.zone !== undefined && args.cron === undefined) {
-    throw new LinkError("INVALID", "Cannot schedule: zone is for cron only", {
-      hint: "Give the time's own offset in at, such as 2026-12-24T18:00:00+01:00",
-    });
-  }
-  if (args.cron !== undefined) return { kind: "cron", cron: args.cron.trim(), zone: args.zone ?? ctx.zone };
-  if (args.in !== undefined) {
-    let ms: number;
-    try {
-      ms = parseDuration(args.in);
-    } catch {
-      throw new LinkError("INVALID", `Cannot schedule in "${args.in}": that is not a delay`, {
-        hint: 'Give a number and a unit: "30s", "10m", "2h", "1d" or "1h30m"',
-      });
-    }
-    return { kind: "at", at: new Date(now + ms).toISOString() };
-  }
-  const at = args.at!.trim();
-  if (!z.iso.datetime({ offset: true }).safeParse(at).success) {
-    throw new LinkError(
-      "INVALID",
-      `Cannot schedule at "${at}": that is not an ISO 8601 time with its offset`,
-      {
-        hint: "Write it as 2026-12-24T18:00:00+01:00 or 2026-12-24T17:00:00Z",
-      },
-    );
-  }
-  return { kind: "at", at };
 }
 
 function describeWhen(when: JobWhen): string {

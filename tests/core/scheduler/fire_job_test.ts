@@ -101,6 +101,64 @@ Deno.test("runJob() sends the answer on the way in, retrying a refused door and 
   ]);
 });
 
+Deno.test("runJob() asks again as a new message after a turn that failed, and past the catch-up window delivers that the agent could not answer, never the failure as its answer", async () => {
+  await using rig = await scheduleRig("2026-05-04T06:00:00Z");
+  const job = ownerJob({ kind: "at", at: "2026-05-04T06:00:00Z" }, "2026-05-01T00:00:00.000Z");
+  await rig.jobs.add(job);
+  const failed = new LinkError(
+    "TURN_FAILED",
+    "The agent could not answer: the provider could not be reached",
+  );
+  rig.driver.fail = [failed];
+  const running = runJob(job.id, rig.ctx);
+  await rig.clock.waitForSleepers(1);
+  const retried = await rig.records.of(job.id);
+  assert.deepEqual(retried.map((r) => [r.state, r.request, r.attempt]), [
+    ["taken", `schedule:${job.id}@2026-05-04T06:00:00.000Z#2`, 2],
+  ]);
+  await rig.clock.advance(1_000);
+  assert.equal(await running, undefined);
+  assert.deepEqual(
+    rig.driver.calls.filter((c) => c.kind === "ask").map((c) => c.kind === "ask" && c.request),
+    [
+      `schedule:${job.id}@2026-05-04T06:00:00.000Z`,
+      `schedule:${job.id}@2026-05-04T06:00:00.000Z#2`,
+    ],
+  );
+  assert.deepEqual((await rig.records.of(job.id)).map((r) => [r.state, r.answer]), [
+    ["delivered", "Re: water the plants"],
+  ]);
+
+  // A turn that fails every time: asked again with backoff until the catch-up window (6 h) has
+  // passed since its due, then the owner is told, once.
+  const late = ownerJob({ kind: "at", at: "2026-05-04T07:00:00Z" }, "2026-05-01T00:00:00.000Z", {
+    text: "call Bo",
+  });
+  await rig.jobs.add(late);
+  await rig.clock.advance(Date.parse("2026-05-04T07:00:00Z") - rig.clock.now());
+  const asked = rig.driver.calls.length;
+  const failEvery = () =>
+    rig.driver.fail = rig.driver.calls.slice(asked).some((c) => c.kind === "send") ? [] : [failed];
+  failEvery();
+  let ended = false;
+  const failing = runJob(late.id, rig.ctx).finally(() => ended = true);
+  while (!ended) {
+    await Promise.race([failing, rig.clock.waitForSleepers(1)]);
+    failEvery();
+    if (!ended) await rig.clock.advance(5 * 60_000);
+  }
+  assert.equal(await failing, undefined);
+  const [record] = await rig.records.of(late.id);
+  assert.deepEqual([record?.state, record?.note], ["delivered", "the agent could not answer"]);
+  const told = rig.driver.calls.filter((c) => c.kind === "send").at(-1);
+  assert.deepEqual(
+    told?.kind === "send" && told.call.text,
+    `(Link) The message "call Bo" was not answered: ${failed.message}`,
+  );
+  const asks = rig.driver.calls.filter((c) => c.kind === "ask" && c.text === "call Bo").length;
+  assert.ok(asks > 5 && asks < 100, `asked ${asks} times`);
+});
+
 Deno.test("runJob() keeps an answer for another agent as a job of its own before the firing is delivered, and none past the hop cap (TEAM-6, SCH-10)", async () => {
   await using rig = await scheduleRig("2026-05-04T06:00:00Z");
   await using other = await scheduleRig("2026-05-04T06:00:00Z");

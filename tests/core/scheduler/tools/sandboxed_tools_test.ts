@@ -109,7 +109,7 @@ sandboxedTest(
     await model.nextRequest();
     assert.equal(
       toolResult(await model.nextRequest()),
-      'Cannot schedule in "soon": that is not a delay\nGive a number and a unit: "30s", "10m", "2h", "1d" or "1h30m"',
+      'Cannot schedule in "soon": it is not a delay\nGive a number and a unit, such as in: "10m" (30s, 2h, 1d and 1h30m are delays too)',
     );
     assert.equal((await jobsOf(agent)).length, 1);
     // The bridge handed the tools over listed: the harness never listed them through the MCP SDK,

@@ -86,23 +86,23 @@ Deno.test("schedule's wrong arguments are errors the model reads, and nothing is
   const cases: [Record<string, unknown>, string][] = [
     [
       { message: "x" },
-      'Cannot schedule: give exactly one of at, in and cron, not 0\nSay when with one of them, such as in: "10m"',
+      'Cannot schedule: say when with exactly one of at, in or cron, not 0\nSuch as in: "10m", at: "2026-12-24T18:00:00+01:00" or cron: "30 8 * * 1-5"',
     ],
     [
       { message: "x", in: "10m", cron: "* * * * *" },
-      'Cannot schedule: give exactly one of at, in and cron, not 2\nSay when with one of them, such as in: "10m"',
+      'Cannot schedule: say when with exactly one of at, in or cron, not 2\nSuch as in: "10m", at: "2026-12-24T18:00:00+01:00" or cron: "30 8 * * 1-5"',
     ],
     [
       { message: "x", in: "soon" },
-      'Cannot schedule in "soon": that is not a delay\nGive a number and a unit: "30s", "10m", "2h", "1d" or "1h30m"',
+      'Cannot schedule in "soon": it is not a delay\nGive a number and a unit, such as in: "10m" (30s, 2h, 1d and 1h30m are delays too)',
     ],
     [
       { message: "x", at: "2026-12-02T10:00:00" },
-      'Cannot schedule at "2026-12-02T10:00:00": that is not an ISO 8601 time with its offset\nWrite it as 2026-12-24T18:00:00+01:00 or 2026-12-24T17:00:00Z',
+      'Cannot schedule at "2026-12-02T10:00:00": it is not an ISO 8601 time with its offset\nGive a time with its offset, such as at: "2026-12-24T18:00:00+01:00" or at: "2026-12-24T17:00:00Z"',
     ],
     [
       { message: "x", at: "2026-12-01T10:00:00Z" },
-      "Cannot schedule at 2026-12-01T10:00:00Z: that time has passed\nGive a time in the future, or a delay such as 10m",
+      "Cannot schedule at 2026-12-01T10:00:00.000Z: that time has passed\nGive a time in the future, or a delay such as 10m",
     ],
     [
       { message: "x", cron: "0 9 * * *", zone: "Mars/Olympus" },
