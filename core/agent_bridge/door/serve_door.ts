@@ -6,7 +6,6 @@ import {
   LinkError,
   logger,
   SYSTEM_CLOCK,
-  writeAll,
 } from "../../base/mod.ts";
 import { answerUnavailable, type DoorProver, refuseRequest } from "./answer_unavailable.ts";
 import { headerValues } from "../../../http1/mod.ts";
@@ -20,6 +19,7 @@ import {
 import { DOOR_PLACES, DOOR_PLACES_PER_USER, provesCaller } from "./door_proof.ts";
 import { type HttpFraming, trackHttpFraming } from "./http_framing.ts";
 import { ProofDeadline } from "./proof_deadline.ts";
+import { pumpBytes, readOnce } from "./pump_bytes.ts";
 
 const log = logger("door");
 
@@ -277,16 +277,25 @@ class RunningDoor implements Door {
     this.#trackers.add(tracker);
     this.#changed(false);
     watch();
+    const settled = () => this.#changed(false);
+    const traffic = () => {
+      this.#lastTrafficAt = this.#clock.now();
+      settled();
+    };
     try {
       // carries: the door relays HTTP bytes unread; the tracker sees only their framing.
       await Promise.all([
-        this.#pump(conn, upstream, {
+        pumpBytes(conn, upstream, {
+          traffic,
+          settled,
           observe: (bytes) => (tracker.fromClient(bytes), watch()),
           first,
           gate,
           refused: () => cut.abort(),
         }),
-        this.#pump(upstream, conn, {
+        pumpBytes(upstream, conn, {
+          traffic,
+          settled,
           observe: (bytes) => (tracker.fromServer(bytes), watch()),
           ended: () => (tracker.serverEnded(), watch()),
         }),
@@ -327,52 +336,6 @@ class RunningDoor implements Door {
     }
   }
 
-  /**
-   * Copies one direction, telling the tracker first (`first`: bytes read already, or null at
-   * the end); an end is passed on as a half close.
-   */
-  async #pump(
-    from: Deno.Conn,
-    to: Deno.Conn,
-    how: {
-      observe: (bytes: Uint8Array) => void;
-      ended?: () => void;
-      first?: Promise<Uint8Array | null>;
-      /** Judges what came before it goes on: held while a head is not whole, never sent if refused. */
-      gate?: () => Promise<"pass" | "hold" | "refused">;
-      refused?: () => void;
-    },
-  ): Promise<void> {
-    const buf = new Uint8Array(32 * 1024);
-    const ended = how.ended ?? (() => {});
-    const held: Uint8Array[] = [];
-    try {
-      for (let pending = how.first;; pending = undefined) {
-        const read = pending ? await pending : await readInto(from, buf);
-        if (read === null) break;
-        // A held piece is kept whole: the next read reuses buf.
-        const bytes = how.gate ? read.slice() : read;
-        this.#lastTrafficAt = this.#clock.now();
-        how.observe(bytes);
-        this.#changed(false);
-        if (how.gate) {
-          held.push(bytes);
-          const verdict = await how.gate();
-          if (verdict === "refused") return how.refused?.();
-          if (verdict === "hold") continue;
-          for (const piece of held.splice(0)) await writeAll(to, piece);
-        } else await writeAll(to, bytes);
-      }
-      ended();
-      this.#changed(false);
-      await to.closeWrite().catch(() => {});
-    } catch {
-      ended();
-      closeQuietly(from);
-      closeQuietly(to);
-    }
-  }
-
   #changed(always: boolean): void {
     const busy = this.#waking > 0 || [...this.#trackers].some((t) => t.busy);
     if (busy === this.#busy && !always) return;
@@ -396,16 +359,4 @@ class RunningDoor implements Door {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-/** One read of a caller's bytes, copied out; null once it ended or failed. */
-function readOnce(conn: Deno.Conn): Promise<Uint8Array | null> {
-  const buf = new Uint8Array(32 * 1024);
-  return conn.read(buf).then((n) => (n === null ? null : buf.slice(0, n)), () => null);
-}
-
-/** One read into `buf`, a view of what came; null at the end (an error is thrown). */
-async function readInto(conn: Deno.Conn, buf: Uint8Array): Promise<Uint8Array | null> {
-  const n = await conn.read(buf);
-  return n === null ? null : buf.subarray(0, n);
 }
