@@ -38,6 +38,7 @@ import {
   syncSentEnvelope,
   typingEnvelope,
 } from "./signal/envelopes.ts";
+import { empty, hostAllowed } from "./signal/http_checks.ts";
 import { DaemonState } from "./signal/daemon_state.ts";
 import { EventStreams, type FakeSignalStreams, KEEP_ALIVE_MS } from "./signal/event_streams.ts";
 import type { JsonRpcRequest } from "./signal/json_rpc.ts";
@@ -334,7 +335,7 @@ export class FakeSignal implements AsyncDisposable {
 
   async #handle(req: Request, completed: Promise<void>): Promise<Response> {
     const url = new URL(req.url);
-    if (!this.#hostAllowed(req)) return await empty(req, 421);
+    if (!hostAllowed(req, this.#port)) return await empty(req, 421);
     if (url.pathname === "/api/v1/rpc") {
       if (req.method !== "POST") return await empty(req, 405);
       if (!(req.headers.get("content-type") ?? "").startsWith("application/json")) {
@@ -383,24 +384,11 @@ export class FakeSignal implements AsyncDisposable {
     }
     return call;
   }
-
-  #hostAllowed(req: Request): boolean {
-    const host = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(req.headers.get("host") ?? "");
-    if (!host) return false;
-    const name = (host[1] ?? host[2] ?? "").toLowerCase();
-    if (!["127.0.0.1", "localhost", "::1"].includes(name)) return false;
-    return host[3] === undefined || Number(host[3]) === this.#port;
-  }
 }
 
 /** Starts a fake signal-cli daemon; `await using signal = await serveFakeSignal()`. */
 export function serveFakeSignal(options: FakeSignalOptions = {}): Promise<FakeSignal> {
   return Promise.resolve(new FakeSignal(options));
-}
-
-async function empty(req: Request, status: number): Promise<Response> {
-  await req.body?.cancel();
-  return new Response(null, { status });
 }
 
 function keyOf(recipient: string | SignalPerson | SignalGroup): string {
