@@ -309,3 +309,65 @@ sandboxedTest(
     assert.deepEqual([await jobsOf(a), await jobsOf(b)], [[[a.id, "for a"]], [[b.id, "for b"]]]);
   },
 );
+
+sandboxedTest(
+  "attack: on one shared harness, an agent's run commands cannot use another agent's tools, proxy or endpoint: no secret to find, and each of its sockets refuses them (PRC-2, SBX-19, SCH-9)",
+  async () => {
+    await using model = await serveFakeModel({ key: REAL_KEY });
+    await using home = await tempHome();
+    await sharingHome(home);
+    const [a, b] = [await hostedAgent(home, "main"), await hostedAgent(home, "ada")];
+    const seats = [];
+    for (const agent of [a, b]) {
+      const settings = await loadSettings(home.paths, agent.id);
+      const { spec } = await loadAgentConfig(home.paths, settings);
+      const seat = new AgentTools(home.paths, settings, spec);
+      seats.push({ seat, proxy: await seat.serve() });
+    }
+    await using _a = seats[0]!.proxy;
+    await using _b = seats[1]!.proxy;
+    const dialled: Dialled = [];
+    await using ha = await launch(home, a, model, dialled, seats[0]!.seat);
+    await using hb = await launch(home, b, model, dialled, seats[1]!.seat);
+    assert.equal(hb.pid, ha.pid);
+    // The secret's prefix is put together at run time, so this script's own text never holds it.
+    const script = [
+      'L=_link; S=/s/; me=$$; R="$L$S[A-Za-z0-9_-]{43}"',
+      'pids=$(ls /proc | grep -E "^[0-9]+$" | grep -vx "$me")',
+      'n=0; for p in $pids; do cat /proc/$p/environ /proc/$p/cmdline 2>/dev/null | grep -aqE "$R" && n=$((n+1)); done',
+      'echo "a secret in another process\'s environment or arguments: $n found"',
+      'post() { curl -s -m 10 -o /dev/null -w "%{http_code}" -X POST -H "content-type: application/json" ' +
+      '-H "accept: application/json, text/event-stream" ' +
+      '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"schedule","arguments":{"message":"as you","in":"1m"},' +
+      '"_meta":{"link.local/thread":"link:main"}}}\' "$@"; }',
+      "ok=0; seen=0; for s in $(find / -name tools.sock 2>/dev/null); do seen=$((seen+1))",
+      '  c=$(post --unix-socket "$s" "http://x/$L${S}guess/scheduler"); [ "$c" = 403 ] || [ "$c" = 000 ] || ok=$((ok+1))',
+      "done",
+      'echo "a tool proxy taking a call without its secret: $ok"; echo "tool proxy sockets seen: $seen"',
+      `c=$(post --unix-socket ${join(home.paths.net(b.id), "tools.sock")} "http://x/$L\${S}guess/scheduler")`,
+      `echo "the other agent's socket by its name on the machine: \${c}"`,
+      'c=$(post "http://127.0.0.1:3129/$L${S}guess/scheduler"); echo "the relayed port: ${c}"',
+      `c=$(curl -s -m 10 -o /dev/null -w "%{http_code}" --unix-socket ${
+        join(home.paths.net(b.id), "proxy.sock")
+      } http://127.0.0.1:9/v1/models)`,
+      `echo "the other agent's egress proxy: \${c}"`,
+      `c=$(post --unix-socket ${join(home.paths.net(b.id), "endpoint.sock")} http://x/acp)`,
+      `echo "the other agent's endpoint: \${c}"`,
+    ].join("\n");
+    assert.deepEqual(runStdout(await runOn(home, a, model, script)).split("\n"), [
+      "a secret in another process's environment or arguments: 0 found",
+      "a tool proxy taking a call without its secret: 0",
+      // A command lists no agent's sockets; named by its path, the other agent's is there, and
+      // each of them refuses what does not carry that agent's secret or proof.
+      "tool proxy sockets seen: 0",
+      `the other agent's socket by its name on the machine: 403`,
+      // The shared harness reaches each proxy by its socket: no port is relayed for a command to try.
+      "the relayed port: 000",
+      "the other agent's egress proxy: 403",
+      "the other agent's endpoint: 401",
+    ]);
+    const jobsOf = async (agent: typeof a) =>
+      (await new JobStore(join(agent.layout.agent, "schedule")).list()).jobs.length;
+    assert.deepEqual([await jobsOf(a), await jobsOf(b)], [0, 0]);
+  },
+);
