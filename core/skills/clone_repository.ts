@@ -1,0 +1,120 @@
+import { LinkError, type LinkPaths } from "../base/mod.ts";
+import { printable } from "./printable.ts";
+import type { SkillSource } from "./skill_source.ts";
+
+/** A repository cloned into Link's own folder, removed at dispose with everything git wrote. */
+export interface Clone extends AsyncDisposable {
+  /** The clone's work tree. */
+  readonly dir: string;
+}
+
+/** How a clone goes. */
+export interface CloneOptions {
+  /** The person's environment: their git, its config and their credentials are theirs. */
+  readonly env: { toObject(): Record<string, string> };
+  readonly signal?: AbortSignal;
+}
+
+/** What git is told whatever its config: no hooks, no submodules, no transport that runs a command. */
+const GIT_CONFIG = [
+  "core.symlinks=true",
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "submodule.recurse=false",
+  "protocol.ext.allow=never",
+  "advice.detachedHead=false",
+];
+
+/** Variables that would point git at another repository or its own template of hooks. */
+const DROPPED =
+  /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|TEMPLATE_DIR|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+)$/;
+
+/**
+ * Clones a skill's repository with the person's own git (SKL-1), `--depth 1`, into a folder of
+ * `~/.lnk/cache/skills/` (0700, Link's alone: no sandbox ever sees ~/.lnk): no hook runs, no
+ * submodule is fetched, committed links arrive as links (for the copy to leave out), and git
+ * never asks at a terminal. The clone is made anew for each add and removed once the skill is
+ * copied (or not), so nothing stale is ever installed and nothing is left behind. A clone that
+ * fails is CLONE_FAILED with git's own first line, its folder already gone.
+ */
+export async function cloneRepository(
+  paths: LinkPaths,
+  source: SkillSource,
+  options: CloneOptions,
+): Promise<Clone> {
+  await Deno.mkdir(paths.skillClones, { recursive: true, mode: 0o700 });
+  for (const dir of [paths.lnk, `${paths.lnk}/cache`, paths.skillClones]) await Deno.chmod(dir, 0o700);
+  const folder = await Deno.makeTempDir({ dir: paths.skillClones, prefix: `${await keyOf(source)}-` });
+  const clone: Clone = {
+    dir: `${folder}/repo`,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(folder, { recursive: true }).catch(() => {});
+    },
+  };
+  try {
+    await runGit(source, { ...options, dir: clone.dir, cwd: folder });
+    return clone;
+  } catch (err) {
+    await clone[Symbol.asyncDispose]();
+    throw err;
+  }
+}
+
+async function runGit(
+  source: SkillSource,
+  options: CloneOptions & { dir: string; cwd: string },
+): Promise<void> {
+  const env = Object.fromEntries(Object.entries(options.env.toObject()).filter(([k]) => !DROPPED.test(k)));
+  const args = [
+    ...GIT_CONFIG.flatMap((c) => ["-c", c]),
+    "clone",
+    "--depth",
+    "1",
+    "--no-recurse-submodules",
+    "--quiet",
+    ...(source.ref === undefined ? [] : ["--branch", source.ref]),
+    "--",
+    source.clone,
+    options.dir,
+  ];
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("git", {
+      args,
+      cwd: options.cwd,
+      env: { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+      signal: options.signal,
+    }).output();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    throw new LinkError("CLONE_FAILED", "Cannot add a skill: git is not installed", {
+      hint: "Install git (apt-get install git, dnf install git, brew install git), then add the skill again",
+    });
+  }
+  if (out.success) return;
+  if (options.signal?.aborted) throw options.signal.reason;
+  const said = firstLine(new TextDecoder().decode(out.stderr));
+  throw new LinkError("CLONE_FAILED", `Cannot clone "${printable(source.clone)}": ${said}`, {
+    hint: source.ref === undefined
+      ? "Check the URL opens with `git clone` yourself, then add the skill again"
+      : `Check the URL opens with \`git clone --branch ${source.ref}\` yourself, then add the skill again`,
+  });
+}
+
+/** git's reason: its first `fatal:` or `error:` line, else its first line. */
+function firstLine(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "git said nothing";
+  return printable(line.replace(/^(fatal|error):\s*/, ""));
+}
+
+/** A short name for the source, so a person looking in the cache sees which is which. */
+async function keyOf(source: SkillSource): Promise<string> {
+  const bytes = new TextEncoder().encode(`${source.clone}\n${source.ref ?? ""}`);
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...hash.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
