@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { addSkill, type AddSkillOptions } from "../../../core/skills/mod.ts";
-import { listSkills } from "../../../core/harness/prompt/mod.ts";
+import { buildSystemPrompt, listSkills } from "../../../core/harness/prompt/mod.ts";
+import { layoutOf } from "../../../core/agent/mod.ts";
 import { gitRepo, skillMd } from "../../support/git_repo.ts";
 import { namesIn, type SkillsHome, skillsHome } from "./_support.ts";
 
@@ -15,7 +16,7 @@ async function nothingLeft(at: SkillsHome, skills = at.skills): Promise<void> {
   assert.deepEqual(await namesIn(at.secret), ["id_ed25519"]);
 }
 
-Deno.test("addSkill() installs a repository's sub-folder skill from a file:// URL, as Link Harness lists it, and removes the clone (SKL-1, SKL-2)", async () => {
+Deno.test("addSkill() installs a repository's sub-folder skill from a file:// URL, as Link Harness lists it, and removes the clone (SKL-1, SKL-2, SKL-5)", async () => {
   await using at = await skillsHome();
   await using repo = await gitRepo({
     "README.md": "# Skills\n",
@@ -44,6 +45,16 @@ Deno.test("addSkill() installs a repository's sub-folder skill from a file:// UR
   assert.equal((await Deno.stat(`${at.skills}/pdf`)).mode! & 0o777, 0o700);
   assert.equal((await Deno.stat(`${at.skills}/pdf/SKILL.md`)).mode! & 0o777, 0o600);
   assert.deepEqual(await listSkills(at.skills), [{ name: "pdf", description: "Reads and fills PDF forms" }]);
+  // The prompt every conversation of the start gets, memory off, a narrowed subagent's too (SKL-5).
+  const layout = layoutOf(at.home.paths, at.agent);
+  const folders = {
+    home: layout.home,
+    instructions: layout.collection("instructions"),
+    skills: layout.collection("skills"),
+    memory: layout.collection("memory"),
+    chats: layout.collection("chats"),
+  };
+  assert.match(await buildSystemPrompt({ folders, agentName: "main" }), /\n- pdf: Reads and fills PDF forms\n/);
   assert.deepEqual(await namesIn(at.home.paths.skillClones), [], "the clone is removed once copied");
   assert.equal((await Deno.stat(at.home.paths.skillClones)).mode! & 0o777, 0o700);
 });
