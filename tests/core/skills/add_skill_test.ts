@@ -54,7 +54,10 @@ Deno.test("addSkill() installs a repository's sub-folder skill from a file:// UR
     memory: layout.collection("memory"),
     chats: layout.collection("chats"),
   };
-  assert.match(await buildSystemPrompt({ folders, agentName: "main" }), /\n- pdf: Reads and fills PDF forms\n/);
+  assert.match(
+    await buildSystemPrompt({ folders, agentName: "main" }),
+    /\n- pdf: Reads and fills PDF forms\n/,
+  );
   assert.deepEqual(await namesIn(at.home.paths.skillClones), [], "the clone is removed once copied");
   assert.equal((await Deno.stat(at.home.paths.skillClones)).mode! & 0o777, 0o700);
 });
@@ -151,5 +154,34 @@ Deno.test("addSkill() refuses a link planted in its copy where a file is about t
     }),
     { name: "LinkError", code: "SYMLINK_REFUSED" },
   );
+  await nothingLeft(at);
+});
+
+Deno.test("addSkill() run twice at once for one name installs one skill and refuses the other, never mixing them (SKL-2)", async () => {
+  await using at = await skillsHome();
+  await using one = await gitRepo({ "SKILL.md": skillMd("The first") });
+  await using two = await gitRepo({ "SKILL.md": skillMd("The second") });
+  const results = await Promise.allSettled([
+    add(at, { url: one.path, name: "pdf" }),
+    add(at, { url: two.path, name: "pdf" }),
+  ]);
+  const refused = results.filter((r) => r.status === "rejected").map((r) =>
+    (r as PromiseRejectedResult).reason
+  );
+  assert.equal(refused.length, 1);
+  assert.equal(refused[0].code, "CONFLICT");
+  const won = results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<
+    { description: string }
+  >;
+  assert.deepEqual(await listSkills(at.skills), [{ name: "pdf", description: won.value.description }]);
+  assert.deepEqual(await namesIn(at.home.paths.skillClones), []);
+});
+
+Deno.test("addSkill() stopped by its signal (Ctrl-C) while git clones leaves no clone and no skill", async () => {
+  await using at = await skillsHome();
+  await using repo = await gitRepo({ "SKILL.md": skillMd("Stopped") });
+  const stop = new AbortController();
+  stop.abort(new Error("stopped"));
+  await assert.rejects(add(at, { url: repo.path, signal: stop.signal }));
   await nothingLeft(at);
 });
