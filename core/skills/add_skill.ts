@@ -1,6 +1,7 @@
 import { LinkError, type LinkPaths } from "../base/mod.ts";
 import { type AgentSettings, layoutOf } from "../agent/mod.ts";
 import { closeFd, fdPath, openEntry, renameNoReplace, statFd, walkNoFollow } from "../../sandbox/mod.ts";
+import { holdAddLock } from "./add_lock.ts";
 import { harnessReadsSkills, memoryOn } from "./agent_reads_skills.ts";
 import { cloneRepository } from "./clone_repository.ts";
 import { inLocalRepository } from "./local_repository.ts";
@@ -10,6 +11,7 @@ import { printable } from "./printable.ts";
 import { type LeftOut, scanSkill, type SkillScan } from "./scan_skill.ts";
 import { SKILL_NAME, type SkillSource, skillSource } from "./skill_source.ts";
 import { openSkillsFolder, type SkillsFolder } from "./skills_folder.ts";
+import { withoutPassword } from "./without_password.ts";
 
 /** What `lnk agent skill add` was given. */
 export interface AddSkillOptions {
@@ -31,6 +33,7 @@ export interface AddedSkill {
   readonly agent: string;
   readonly name: string;
   readonly description: string;
+  /** Where it came from, a password in its URL written `***`. */
   readonly source: SkillSource;
   readonly files: number;
   readonly folders: number;
@@ -54,6 +57,7 @@ export const ADDING_PREFIX = ".lnk-add-";
  * copies it into a dot-named folder inside Agent/skills/ and puts it in place by one rename
  * that never replaces anything, so a lister never sees half a skill. Whatever fails, the clone
  * and the unfinished copy are removed: nothing is left behind and nothing written outside skills/.
+ * Adds go one at a time (holdAddLock), and the next removes what one killed mid-way left.
  */
 export async function addSkill(
   paths: LinkPaths,
@@ -64,7 +68,9 @@ export async function addSkill(
   const name = checkName(options.name ?? source.name, options.name !== undefined);
   const what = `skill "${name}"`;
   const layout = layoutOf(paths, agent);
+  using _lock = await holdAddLock(paths);
   using skills = openSkillsFolder(layout, { make: true })!;
+  removeUnfinished(skills);
   refuseTaken(skills, name, agent);
   await using clone = await cloneRepository(paths, source, options);
   const root = walkNoFollow(clone.dir, { writable: [], what: "the clone" });
@@ -85,7 +91,7 @@ export async function addSkill(
         agent: agent.name,
         name,
         description,
-        source,
+        source: { ...source, clone: withoutPassword(source.clone) },
         files: scan.files,
         folders: scan.folders,
         bytes: scan.bytes,
@@ -111,6 +117,13 @@ function checkName(name: string, given: boolean): string {
       : "Cannot add the skill: its URL gives it no name a folder can have",
     { hint: "Name it with --name <name>, such as --name pdf-tools" },
   );
+}
+
+/** Copies an add that died left: under the add lock, no other add is making one. */
+function removeUnfinished(skills: SkillsFolder): void {
+  for (const entry of Deno.readDirSync(fdPath(skills.fd))) {
+    if (entry.name.startsWith(ADDING_PREFIX)) removeQuietly(fdPath(skills.fd, entry.name));
+  }
 }
 
 function refuseTaken(skills: SkillsFolder, name: string, agent: AgentSettings): void {

@@ -1,6 +1,7 @@
 import { LinkError, type LinkPaths } from "../base/mod.ts";
 import { printable } from "./printable.ts";
 import type { SkillSource } from "./skill_source.ts";
+import { redactedIn, withoutPassword } from "./without_password.ts";
 
 /** A repository cloned into Link's own folder, removed at dispose with everything git wrote. */
 export interface Clone extends AsyncDisposable {
@@ -31,7 +32,7 @@ const DROPPED =
 
 /**
  * Clones a skill's repository with the person's own git (SKL-1), `--depth 1`, into a folder of
- * `~/.lnk/cache/skills/` (0700, Link's alone: no sandbox ever sees ~/.lnk): no hook runs, no
+ * `~/.lnk/cache/skills/` (made 0700 by holdAddLock, Link's alone: no sandbox ever sees ~/.lnk): no hook runs, no
  * submodule is fetched, committed links arrive as links (for the copy to leave out), and git
  * never asks at a terminal. The clone is made anew for each add and removed once the skill is
  * copied (or not), so nothing stale is ever installed and nothing is left behind. A clone that
@@ -42,8 +43,6 @@ export async function cloneRepository(
   source: SkillSource,
   options: CloneOptions,
 ): Promise<Clone> {
-  await Deno.mkdir(paths.skillClones, { recursive: true, mode: 0o700 });
-  for (const dir of [paths.lnk, `${paths.lnk}/cache`, paths.skillClones]) await Deno.chmod(dir, 0o700);
   const folder = await Deno.makeTempDir({ dir: paths.skillClones, prefix: `${await keyOf(source)}-` });
   const clone: Clone = {
     dir: `${folder}/repo`,
@@ -97,8 +96,8 @@ async function runGit(
   }
   if (out.success) return;
   if (options.signal?.aborted) throw options.signal.reason;
-  const said = firstLine(new TextDecoder().decode(out.stderr));
-  throw new LinkError("CLONE_FAILED", `Cannot clone "${printable(source.clone)}": ${said}`, {
+  const said = firstLine(redactedIn(new TextDecoder().decode(out.stderr), source.clone));
+  throw new LinkError("CLONE_FAILED", `Cannot clone "${printable(withoutPassword(source.clone))}": ${said}`, {
     hint: source.ref === undefined
       ? "Check the URL opens with `git clone` yourself, then add the skill again"
       : `Check the URL opens with \`git clone --branch ${source.ref}\` yourself, then add the skill again`,

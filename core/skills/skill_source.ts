@@ -1,5 +1,6 @@
 import { LinkError } from "../base/mod.ts";
 import { printable } from "./printable.ts";
+import { withoutPassword } from "./without_password.ts";
 
 /** What `skill add` clones and which folder of it is the skill. */
 export interface SkillSource {
@@ -96,7 +97,7 @@ function checkedName(name: string): string {
 }
 
 function badUrl(given: string, why: string, options: { hint?: string } = {}): LinkError {
-  return new LinkError("USAGE", `Cannot add a skill from "${printable(given)}": ${why}`, {
+  return new LinkError("USAGE", `Cannot add a skill from "${printable(withoutPassword(given))}": ${why}`, {
     hint: options.hint ??
       "Give a git URL (https://github.com/<owner>/<repo>, or a folder's page .../tree/<ref>/<folder>) or a path",
   });

@@ -107,6 +107,19 @@ Deno.test("lnk agent skill add refuses a name already installed, a URL that does
   });
   const json = await runCli(["agent", "skill", "add", `file://${missing}`, "--json"], home);
   assert.equal(JSON.parse(json.stdout).error.code, "CLONE_FAILED");
+  // A token in the URL is never shown, in what git said or in Link's words.
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("no", { status: 404 }),
+  );
+  const withToken = `http://me:s3cret-token@127.0.0.1:${server.addr.port}/o/r.git`;
+  const refused = await runCli(["agent", "skill", "add", withToken, "--json"], home);
+  assert.equal(JSON.parse(refused.stdout).error.code, "CLONE_FAILED");
+  assert.equal(refused.stdout.includes("s3cret-token"), false, refused.stdout);
+  assert.match(
+    JSON.parse(refused.stdout).error.message,
+    /^Cannot clone "http:\/\/me:\*\*\*@127\.0\.0\.1:\d+\/o\/r\.git": /,
+  );
   const empty = await runCli(["agent", "skill", "add", `${repo.path}/skills/empty`, "--json"], home);
   assert.equal(JSON.parse(empty.stdout).error.code, "INVALID");
   const badName = await runCli(["agent", "skill", "add", repo.url, "--name", "../x", "--json"], home);

@@ -185,3 +185,13 @@ Deno.test("addSkill() stopped by its signal (Ctrl-C) while git clones leaves no 
   await assert.rejects(add(at, { url: repo.path, signal: stop.signal }));
   await nothingLeft(at);
 });
+
+Deno.test("addSkill() removes what an add killed mid-way left: its clone and its unfinished copy", async () => {
+  await using at = await skillsHome();
+  await using repo = await gitRepo({ "SKILL.md": skillMd("After a crash") });
+  await Deno.mkdir(`${at.home.paths.skillClones}/0123456789abcdef-dead/repo`, { recursive: true });
+  await Deno.mkdir(`${at.skills}/.lnk-add-deadbeef/half`, { recursive: true });
+  await add(at, { url: repo.path, name: "pdf" });
+  assert.deepEqual(await namesIn(at.skills), ["pdf"]);
+  assert.deepEqual(await namesIn(at.home.paths.skillClones), []);
+});
