@@ -73,33 +73,42 @@ export async function addSkill(
   removeUnfinished(skills);
   refuseTaken(skills, name, agent);
   await using clone = await cloneRepository(paths, source, options);
-  const root = walkNoFollow(clone.dir, { writable: [], what: "the clone" });
-  if (root.fd === undefined) throw new LinkError("INTERNAL", `Cannot add ${what}: git made no clone`);
+  const copied = copyFromClone(clone.dir, { source, skills, name, what, agent, onFolder: options.onFolder });
+  return {
+    agent: agent.name,
+    name,
+    description: copied.description,
+    source: { ...source, clone: withoutPassword(source.clone) },
+    files: copied.scan.files,
+    folders: copied.scan.folders,
+    bytes: copied.scan.bytes,
+    leftOut: copied.scan.leftOut,
+    harness: agent.harness,
+    harnessReadsSkills: harnessReadsSkills(agent),
+    memory: await memoryOn(layout),
+  };
+}
+
+/** Finds the skill in the clone, scans it, checks it is a skill and puts its copy in place. */
+function copyFromClone(
+  dir: string,
+  at: Omit<Placing, "from"> & { source: SkillSource },
+): { scan: SkillScan; description: string } {
+  const root = walkNoFollow(dir, { writable: [], what: "the clone" });
+  if (root.fd === undefined) throw new LinkError("INTERNAL", `Cannot add ${at.what}: git made no clone`);
   try {
-    const folder = skillFolder(root.fd, { source, what, clone: clone.dir });
+    const folder = skillFolder(root.fd, { source: at.source, what: at.what, clone: dir });
     try {
-      const scan = scanSkill(folder, { what, skip: source.path === undefined ? [".git"] : [] });
+      const scan = scanSkill(folder, { what: at.what, skip: at.source.path === undefined ? [".git"] : [] });
       const description = describeSkill(folder);
       if (description === undefined) {
-        throw new LinkError("INVALID", `Cannot add ${what}: its folder holds no SKILL.md`, {
+        throw new LinkError("INVALID", `Cannot add ${at.what}: its folder holds no SKILL.md`, {
           hint:
             "A skill is a folder holding a SKILL.md that says what it does: give the URL of such a folder",
         });
       }
-      putInPlace(scan, { from: folder, skills, name, what, onFolder: options.onFolder, agent });
-      return {
-        agent: agent.name,
-        name,
-        description,
-        source: { ...source, clone: withoutPassword(source.clone) },
-        files: scan.files,
-        folders: scan.folders,
-        bytes: scan.bytes,
-        leftOut: scan.leftOut,
-        harness: agent.harness,
-        harnessReadsSkills: harnessReadsSkills(agent),
-        memory: await memoryOn(layout),
-      };
+      putInPlace(scan, { ...at, from: folder });
+      return { scan, description };
     } finally {
       closeFd(folder);
     }
