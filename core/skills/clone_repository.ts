@@ -31,12 +31,13 @@ const DROPPED =
   /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|TEMPLATE_DIR|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+)$/;
 
 /**
- * Clones a skill's repository with the person's own git (SKL-1), `--depth 1`, into a folder of
- * `~/.lnk/cache/skills/` (made 0700 by holdAddLock, Link's alone: no sandbox ever sees ~/.lnk): no hook runs, no
- * submodule is fetched, committed links arrive as links (for the copy to leave out), and git
- * never asks at a terminal. The clone is made anew for each add and removed once the skill is
- * copied (or not), so nothing stale is ever installed and nothing is left behind. A clone that
- * fails is CLONE_FAILED with git's own first line, its folder already gone.
+ * Clones a skill's repository with the person's own git (SKL-1), `--depth 1` (a commit named by
+ * its id is fetched alone), into a folder of `~/.lnk/cache/skills/` (made 0700 by holdAddLock,
+ * Link's alone: no sandbox ever sees ~/.lnk): no hook runs, no submodule is fetched, committed
+ * links arrive as links (for the copy to leave out), and git never asks at a terminal. The clone
+ * is made anew for each add and removed once the skill is copied (or not), so nothing stale is
+ * ever installed and nothing is left behind. A clone that fails is CLONE_FAILED with git's own
+ * first line, its folder already gone.
  */
 export async function cloneRepository(
   paths: LinkPaths,
@@ -51,7 +52,7 @@ export async function cloneRepository(
     },
   };
   try {
-    await runGit(source, { ...options, dir: clone.dir, cwd: folder });
+    for (const args of gitSteps(source, clone.dir)) await runGit(source, { ...options, args, cwd: folder });
     return clone;
   } catch (err) {
     await clone[Symbol.asyncDispose]();
@@ -59,23 +60,32 @@ export async function cloneRepository(
   }
 }
 
+/** A commit by its id, as a GitHub permalink names one: `clone --branch` takes branches and tags alone. */
+const COMMIT = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The git commands of a clone: one `clone`, or for a commit's id an empty repository that
+ * fetches that one commit and checks it out.
+ */
+function gitSteps(source: SkillSource, dir: string): string[][] {
+  const shallow = ["--depth", "1", "--no-recurse-submodules", "--quiet"];
+  if (source.ref === undefined || !COMMIT.test(source.ref)) {
+    const branch = source.ref === undefined ? [] : ["--branch", source.ref];
+    return [["clone", ...shallow, ...branch, "--", source.clone, dir]];
+  }
+  return [
+    ["init", "--quiet", "--", dir],
+    ["-C", dir, "fetch", ...shallow, "--", source.clone, source.ref],
+    ["-C", dir, "checkout", "--quiet", "--detach", "FETCH_HEAD"],
+  ];
+}
+
 async function runGit(
   source: SkillSource,
-  options: CloneOptions & { dir: string; cwd: string },
+  options: CloneOptions & { args: string[]; cwd: string },
 ): Promise<void> {
   const env = Object.fromEntries(Object.entries(options.env.toObject()).filter(([k]) => !DROPPED.test(k)));
-  const args = [
-    ...GIT_CONFIG.flatMap((c) => ["-c", c]),
-    "clone",
-    "--depth",
-    "1",
-    "--no-recurse-submodules",
-    "--quiet",
-    ...(source.ref === undefined ? [] : ["--branch", source.ref]),
-    "--",
-    source.clone,
-    options.dir,
-  ];
+  const args = [...GIT_CONFIG.flatMap((c) => ["-c", c]), ...options.args];
   let out: Deno.CommandOutput;
   try {
     out = await new Deno.Command("git", {
@@ -99,8 +109,8 @@ async function runGit(
   const said = firstLine(redactedIn(new TextDecoder().decode(out.stderr), source.clone));
   throw new LinkError("CLONE_FAILED", `Cannot clone "${printable(withoutPassword(source.clone))}": ${said}`, {
     hint: source.ref === undefined
-      ? "Check the URL opens with `git clone` yourself, then add the skill again"
-      : `Check the URL opens with \`git clone --branch ${source.ref}\` yourself, then add the skill again`,
+      ? "Check that `git clone` takes the URL for you, then add the skill again"
+      : `Check that \`git clone\` takes the URL for you and that it has "${source.ref}", then add the skill again`,
   });
 }
 

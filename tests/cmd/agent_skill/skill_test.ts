@@ -103,7 +103,7 @@ Deno.test("lnk agent skill add refuses a name already installed, a URL that does
     code: 1,
     stdout: "",
     stderr: `error: Cannot clone "file://${missing}": '${missing}' does not appear to be a git repository\n` +
-      "  hint: Check the URL opens with `git clone` yourself, then add the skill again\n",
+      "  hint: Check that `git clone` takes the URL for you, then add the skill again\n",
   });
   const json = await runCli(["agent", "skill", "add", `file://${missing}`, "--json"], home);
   assert.equal(JSON.parse(json.stdout).error.code, "CLONE_FAILED");
