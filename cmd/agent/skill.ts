@@ -26,7 +26,8 @@ const add: Command = {
     "Clones the repository with your git (--depth 1, no hooks, no submodules) into Link's own folder,\n" +
     "copies the skill (a folder with a SKILL.md) into the agent's Agent/skills/<name>/, then removes the\n" +
     "clone. Links and anything not a file or folder are left out; a skill holds at most 1,000 files,\n" +
-    "64 MB and 1,000 folders at most 32 deep. It is named for its folder unless --name says.",
+    "64 MB and 1,000 folders at most 32 deep. It is named for its folder unless --name says, and the agent\n" +
+    "lists it in its prompt from its next start or wake.",
   async run(argv, io) {
     const flags = parseFlags(
       argv,
