@@ -19,7 +19,9 @@ export const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 const GITHUB = /^https?:\/\/(?:www\.)?github\.com\/([^/?#]+)\/([^/?#]+)((?:\/[^?#]*)?)(?:[?#].*)?$/;
 const SCHEMES = /^(https?|ssh|git|file):\/\//;
-const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/]/;
+const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9][A-Za-z0-9.-]*:[^/]/;
+/** A host that ssh would read as an option (`ssh://-oProxyCommand=...`). */
+const OPTION_HOST = /^(?:[A-Za-z0-9+.-]+:\/\/(?:[^/@]*@)?-|[^/]*@-)/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -33,7 +35,10 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 export function skillSource(given: string, options: { cwd: string }): SkillSource {
   const url = given.trim();
-  if (url === "" || CONTROL.test(url) || url.startsWith("-") || /^[A-Za-z0-9+.-]+::/.test(url)) {
+  if (
+    url === "" || CONTROL.test(url) || url.startsWith("-") || /^[A-Za-z0-9+.-]+::/.test(url) ||
+    OPTION_HOST.test(url)
+  ) {
     throw badUrl(given, "it is not a git URL or a path");
   }
   const github = GITHUB.exec(url);
