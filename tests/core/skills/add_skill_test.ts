@@ -195,3 +195,21 @@ Deno.test("addSkill() removes what an add killed mid-way left: its clone and its
   assert.deepEqual(await namesIn(at.skills), ["pdf"]);
   assert.deepEqual(await namesIn(at.home.paths.skillClones), []);
 });
+
+Deno.test("addSkill() refuses Agent/skills/<name> made a link to ~/.ssh during the add: it never renames over it or writes through it (SKL-3)", async () => {
+  await using at = await skillsHome();
+  await using repo = await twoFolders();
+  await assert.rejects(
+    add(at, {
+      url: `${repo.path}/skills/s`,
+      onFolder: (path) => {
+        if (path === "b") Deno.symlinkSync(at.secret, `${at.skills}/s`);
+      },
+    }),
+    { name: "LinkError", code: "CONFLICT" },
+  );
+  assert.deepEqual(await namesIn(at.skills), ["s"]);
+  assert.equal(Deno.readLinkSync(`${at.skills}/s`), at.secret);
+  assert.deepEqual(await namesIn(at.secret), ["id_ed25519"]);
+  assert.deepEqual(await namesIn(at.home.paths.skillClones), []);
+});
