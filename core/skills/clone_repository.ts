@@ -71,7 +71,9 @@ function gitSteps(source: SkillSource, dir: string): string[][] {
   const shallow = ["--depth", "1", "--no-recurse-submodules", "--quiet"];
   if (source.ref === undefined || !COMMIT.test(source.ref)) {
     const branch = source.ref === undefined ? [] : ["--branch", source.ref];
-    return [["clone", ...shallow, ...branch, "--", source.clone, dir]];
+    // --no-local: a path is cloned through git's own transport, never by copying or linking its
+    // .git (which whoever wrote the folder, an agent in its Home say, could have crafted).
+    return [["clone", "--no-local", ...shallow, ...branch, "--", source.clone, dir]];
   }
   return [
     ["init", "--quiet", "--", dir],

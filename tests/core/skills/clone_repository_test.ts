@@ -36,6 +36,11 @@ Deno.test("cloneRepository() clones a branch, a tag or a commit by its id (a Git
     });
     assert.deepEqual(await filesOf(clone.dir), want, ref);
   }
+  // A plain path too goes through git's transport, so --depth 1 holds: one commit, no hard links to its .git.
+  {
+    await using clone = await cloneRepository(home.paths, { clone: repo.path, name: "x" }, { env: home.env });
+    assert.equal((await git(clone.dir, ["rev-list", "--count", "HEAD"])).trim(), "1");
+  }
   await assert.rejects(
     cloneRepository(home.paths, { clone: repo.url, ref: "nope", name: "x" }, { env: home.env }),
     { name: "LinkError", code: "CLONE_FAILED" },
