@@ -10,6 +10,14 @@ export interface Libc {
   open: (path: Uint8Array<ArrayBuffer>, flags: number) => number;
   openat: (dirfd: number, path: Uint8Array<ArrayBuffer>, flags: number) => number;
   close: (fd: number) => number;
+  /** renameat2(2), GNU C library 2.28 and later: RENAME_NOREPLACE puts a folder in place only where none is. */
+  renameat2?: (
+    fromDir: number,
+    from: Uint8Array<ArrayBuffer>,
+    toDir: number,
+    to: Uint8Array<ArrayBuffer>,
+    flags: number,
+  ) => number;
   /** GNU C library 2.33 and later. */
   mknodat?: (dirfd: number, path: Uint8Array<ArrayBuffer>, mode: number, dev: bigint) => number;
   /** open_tree(2), by number (428 on every architecture). */
@@ -52,6 +60,7 @@ const SYMBOLS = {
   open: { parameters: ["buffer", "i32"], result: "i32" },
   openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"], result: "i32", optional: true },
   mknodat: { parameters: ["i32", "buffer", "u32", "u64"], result: "i32", optional: true },
   open_tree: { name: "syscall", parameters: ["i64", "i32", "buffer", "u32"], result: "i64" },
   move_mount: {

@@ -87,3 +87,18 @@ export { closeInheritedFds } from "./inherited_fds.ts";
 export { ConfinedSpawner, type ConfinedSpawnOptions, type SpawnedChild } from "./confined_spawner.ts";
 /** A sandboxed program's lines, logged by Link as the program's own. */
 export { type OutputFields, ProgramOutput } from "./program_output.ts";
+/** Opening and walking folders by descriptor without following a link (LAY-9), for copies an agent may race. */
+export {
+  closeFd,
+  type EntryType,
+  fdPath,
+  type FdStat,
+  openEntry,
+  statFd,
+  symlinkRefusal,
+  type Walked,
+  walkNoFollow,
+  type WalkOptions,
+} from "./walk_no_follow.ts";
+/** A rename within one open folder that never replaces what is there. */
+export { renameNoReplace } from "./rename_at.ts";

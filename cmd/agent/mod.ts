@@ -13,6 +13,7 @@ import { restore } from "./restore.ts";
 import { schedule } from "./schedule.ts";
 import { secret } from "./secret.ts";
 import { share, unshare } from "./share.ts";
+import { skill } from "./skill.ts";
 import { show } from "./show.ts";
 import { start } from "./start.ts";
 import { status } from "./status.ts";
@@ -33,6 +34,7 @@ export const agent: Group = {
     logs,
     chat,
     schedule,
+    skill,
     connect,
     disconnect,
     share,

@@ -15,6 +15,11 @@ export interface KnownHarness {
    * fewer tools than its parent rather than give it all of them (SCH-8).
    */
   readonly tools?: boolean;
+  /**
+   * Whether it reads Link's Agent/skills/, listing the skills in its prompt (SKL-5). Absent, it
+   * does not, and `lnk agent skill add` says the skill will not be read (SKL-4).
+   */
+  readonly readsSkills?: boolean;
 }
 
 /**
@@ -29,6 +34,7 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     builtIn: true,
     title: "Link Harness",
     tools: true,
+    readsSkills: true,
   },
   mini: { defaultPort: 18801, endpoint: true, takesPort: true, builtIn: true, title: "the mini harness" },
   openclaw: { defaultPort: 18789, endpoint: true, takesPort: true, builtIn: false, title: "OpenClaw" },

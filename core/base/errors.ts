@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   "REFUSED",
   "PROVIDER_ERROR",
   "TURN_FAILED",
+  "CLONE_FAILED",
   "TIMEOUT",
   "CONFLICT",
   "UNSUPPORTED",

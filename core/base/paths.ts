@@ -71,6 +71,10 @@ export class LinkPaths {
   get moves(): string {
     return join(this.lnk, "moves");
   }
+  /** Where `skill add` clones a repository with the person's git: Link's alone, never an agent's (SKL-1). */
+  get skillClones(): string {
+    return join(this.lnk, "cache", "skills");
+  }
   /** `~/Link`: the person's side. */
   get link(): string {
     return join(this.home, "Link");

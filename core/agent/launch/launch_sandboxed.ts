@@ -128,7 +128,7 @@ export async function toolProxyInput(
   tools: { seat: ToolProxySeat; relayed: boolean },
   insideNet: string,
   agentId: string,
-) {
+): Promise<NonNullable<ServedAgentInput["toolProxy"]>> {
   const listed = await tools.seat.listTools().catch((err) => {
     log.warn("Link's tools were not listed outside: the harness lists them itself", {
       agent: agentId,

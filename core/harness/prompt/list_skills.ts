@@ -8,8 +8,8 @@ export interface SkillEntry {
   readonly description: string;
 }
 
-/** The files that describe a skill, in the order looked for. */
-const DESCRIBED_BY = ["SKILL.md", "README.md"];
+/** The files that describe a skill, in the order looked for: a skill's folder holds one. */
+export const DESCRIBED_BY = ["SKILL.md", "README.md"] as const;
 const MAX_DESCRIPTION = 200;
 
 /**

@@ -6,7 +6,13 @@
 /** Builds the prompt from the agent's folders, and its text from what was read. */
 export { buildSystemPrompt, type SystemPromptInput, systemPromptText } from "./build_system_prompt.ts";
 /** The skills in Agent/skills/, each with its first line of description. */
-export { byCodePoint, firstDescriptionLine, listSkills, type SkillEntry } from "./list_skills.ts";
+export {
+  byCodePoint,
+  DESCRIBED_BY,
+  firstDescriptionLine,
+  listSkills,
+  type SkillEntry,
+} from "./list_skills.ts";
 /** Agent/instructions/*.md, sorted. */
 export { type InstructionsFile, readInstructions } from "./read_instructions.ts";
 /** The folder view, said for the prompt. */
