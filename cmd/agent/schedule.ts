@@ -106,8 +106,57 @@ const remove: Command = {
   },
 };
 
+const next: Command = {
+  summary: "Say when the agent's next job is due: what a machine that wakes the agent itself reads",
+  usage: "lnk agent schedule next [--agent <name>] [--json]",
+  examples: ["lnk agent schedule next --json"],
+  details:
+    'With `[tool.scheduler] wake = "address"` in the agent\'s spec no runner sits on the agent: the\n' +
+    "machine reads this, and at that time runs `lnk agent schedule run`. Prints nothing due when no job\n" +
+    'ever will be. With --json: {"agent", "wake", "next"}, next an ISO time or null.',
+  async run(argv, io) {
+    const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
+    const { ctx, agent } = await agentOf(io, flags.string("agent"));
+    const [{ listAgentJobs }, { loadAgentConfig }] = await Promise.all([
+      import("../../core/scheduler/mod.ts"),
+      import("../../core/agent/mod.ts"),
+    ]);
+    const { spec } = await loadAgentConfig(ctx.paths, agent);
+    const listed = await listAgentJobs(ctx.paths, agent, { env: io.env, now: Date.now() });
+    const due = listed.jobs.flatMap((j) => j.next ? [j.next] : []).sort()[0] ?? null;
+    const wake = spec.tool.scheduler.wake;
+    if (flags.bool("json")) io.print({ agent: agent.name, wake, next: due });
+    else {io.print(
+        due ? `Agent "${agent.name}" has a job due at ${due}` : `Agent "${agent.name}" has nothing due`,
+      );}
+  },
+};
+
+const runDue: Command = {
+  summary: "Fire the agent's jobs that are due now, through its door and way in, then end",
+  usage: "lnk agent schedule run [--agent <name>] [--json]",
+  examples: ["lnk agent schedule run", "lnk agent schedule run --json"],
+  details:
+    "Fires each job due now (and one a runner left half fired) as a runner would, once each: what a\n" +
+    'machine runs at the time `lnk agent schedule next` gave, for an agent with wake = "address". A firing\n' +
+    'reaches the agent through its door, which wakes it. With --json: {"agent", "fired", "next"}.',
+  async run(argv, io) {
+    const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
+    const { ctx, agent } = await agentOf(io, flags.string("agent"));
+    const { fireDueJobs } = await import("../../core/scheduler/mod.ts");
+    const done = await fireDueJobs(ctx.paths, agent);
+    const due = done.next === undefined ? null : new Date(done.next).toISOString();
+    if (flags.bool("json")) io.print({ agent: agent.name, fired: done.fired, next: due });
+    else {io.print(
+        `Fired ${done.fired} job${done.fired === 1 ? "" : "s"} of agent "${agent.name}"${
+          due ? `; the next is due at ${due}` : ""
+        }`,
+      );}
+  },
+};
+
 /** `lnk agent schedule ...`: the jobs the agent and its owner set, seen and changed by the owner. */
 export const schedule: Group = {
   summary: "See, add and remove the messages scheduled for the agent, yours and its own",
-  commands: { list, add, remove },
+  commands: { list, add, remove, next, run: runDue },
 };

@@ -94,7 +94,9 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const carrying = new AbortController();
   const carriers = runConnectionBridges(paths, settings, carrying.signal);
   // Its scheduler runner, this process's child (PRC-5), started once the agent answers.
-  await using _runner = await startRunnerOf(paths, settings, spec.run.time_zone);
+  await using _runner = spec.tool.scheduler.wake === "address"
+    ? noRunner(settings)
+    : await startRunnerOf(paths, settings, spec.run.time_zone);
   try {
     // A door or bridge that stopped accepting on its own ends the role with why: never a bridge
     // that looks alive with no door.
@@ -126,6 +128,17 @@ async function startRunnerOf(
     log.error("Cannot start the agent's scheduler runner: no job fires", { agent: settings.id, error: err });
     return { [Symbol.asyncDispose]: () => Promise.resolve() };
   }
+}
+
+/**
+ * `wake = "address"` (SCH-5): no runner sits on the agent; the machine that wakes it reads when its
+ * next job is due (`lnk agent schedule next`) and fires them then (`lnk agent schedule run`).
+ */
+function noRunner(settings: AgentSettings): AsyncDisposable {
+  log.info("No scheduler runner: the machine fires the agent's jobs (wake = address)", {
+    agent: settings.id,
+  });
+  return { [Symbol.asyncDispose]: () => Promise.resolve() };
 }
 
 function stoppedBy(signal: AbortSignal): Promise<void> {

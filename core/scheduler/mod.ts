@@ -51,6 +51,7 @@ export { type FiringDriver } from "./firing_driver.ts";
 export { doorDriver } from "./door_driver.ts";
 /** Firing one job, exactly once, each step kept before the next. */
 export { type FiringContext, isFinal, runJob } from "./fire_job.ts";
+export { type FiredDue, fireDueJobs } from "./fire_due.ts";
 /** One agent's jobs, watched and each fired when due. */
 export { AgentSchedule, type AgentScheduleOptions, KEEP_DONE_MS } from "./agent_schedule.ts";
 /** Retrying a firing's step with backoff. */

@@ -28,9 +28,11 @@ export interface CarriedAgent extends AsyncDisposable {
   readonly door: AgentDoor;
   /** Its time zone: `[run] time_zone`, or the machine's. */
   readonly zone: string;
+  /** `[tool.scheduler] wake`: "address" keeps it off the runners (SCH-5). */
+  readonly wake: "runner" | "address";
   /** Its Config/spec.toml, watched for a change of zone. */
   readonly specPath: string;
-  /** Reads the spec again; says whether the zone changed. A spec that cannot be read keeps the zone. */
+  /** Reads the spec again; says whether the zone or the wake changed. A spec that cannot be read keeps both. */
   refreshZone(): Promise<boolean>;
   /** Closes its door and bridges, then stops its agent service: the agent is off the bridge. */
   drop(): Promise<void>;
@@ -58,6 +60,7 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   const specPath = layoutOf(paths, settings).specToml;
   const { spec } = await loadAgentConfig(paths, settings);
   let zone = await zoneOf(options.ctx, spec.run.time_zone, specPath);
+  let wake = spec.tool.scheduler.wake;
   const key = await readKey(paths, id);
   if (!key) {
     throw new LinkError("AGENT_NOT_RUNNING", `Cannot carry agent "${settings.name}": it has no key bound`, {
@@ -127,13 +130,19 @@ export async function carryAgent(id: string, start: string, options: CarryOption
     get zone() {
       return zone;
     },
+    get wake() {
+      return wake;
+    },
     async refreshZone() {
       try {
         const { spec } = await loadAgentConfig(paths, settings);
         const next = await zoneOf(options.ctx, spec.run.time_zone, specPath);
-        if (next === zone) return false;
-        log.info("Agent's time zone changed", { agent: id, from: zone, to: next });
+        const woken = spec.tool.scheduler.wake;
+        if (next === zone && woken === wake) return false;
+        if (next !== zone) log.info("Agent's time zone changed", { agent: id, from: zone, to: next });
+        if (woken !== wake) log.info("Agent's scheduler wake changed", { agent: id, from: wake, to: woken });
         zone = next;
+        wake = woken;
         return true;
       } catch (err) {
         log.error("Cannot read the agent's spec again: its time zone stays", { agent: id, zone, error: err });

@@ -178,7 +178,8 @@ export class SharedBridge implements AsyncDisposable {
     }
     const paths = this.#o.ctx.paths;
     await this.#runners.update(
-      [...this.#carried.values()].map((c) => ({
+      // An agent whose machine fires its jobs (wake = address, SCH-5) is on no runner.
+      [...this.#carried.values()].filter((c) => c.wake !== "address").map((c) => ({
         id: c.id,
         zone: c.zone,
         wayIn: sendSocketPath(paths, c.id),

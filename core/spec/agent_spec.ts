@@ -77,4 +77,9 @@ store = "files"
 # A job missed while the runner was down (the machine off) fires once when it
 # is back within this long; missed by more, it is skipped and the next taken.
 # catch_up = "6h"
+# Who fires the jobs when they are due: "runner", a runner beside the bridge,
+# or "address", for a machine that runs an agent only while it answers: no
+# runner sits on the agent; the machine reads when the next job is due
+# (lnk agent schedule next --json) and runs lnk agent schedule run then.
+# wake = "runner"
 `;

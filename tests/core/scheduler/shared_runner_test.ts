@@ -55,3 +55,36 @@ Deno.test("on the shared bridge, one runner fires the jobs of two agents in one 
     for (const { name } of agents) await runJson(["agent", "stop", "--agent", name], home);
   }
 });
+
+Deno.test('on the shared bridge, an agent with wake = "address" is on no runner: its zone gets none (SCH-5)', async () => {
+  await using home = await sharedHome();
+  const zones: Record<string, string> = { alpha: "Europe/Paris", beta: "Asia/Tokyo" };
+  for (const name of ["alpha", "beta"]) {
+    const created = await runJson<{ folders: { config: string } }>([
+      "agent",
+      "create",
+      name,
+      "--harness",
+      "mini",
+    ], home);
+    const spec = join(created.folders.config, "spec.toml");
+    await setRun(spec, { zone: zones[name] });
+    if (name === "beta") {
+      await Deno.writeTextFile(
+        spec,
+        (await Deno.readTextFile(spec)).replace('# wake = "runner"', 'wake = "address"'),
+      );
+    }
+  }
+  try {
+    for (const name of ["alpha", "beta"]) await runJson(["agent", "start", "--agent", name], home);
+    await waitForLog(bridgesLog(home), (e) => e.msg === "Runner started");
+    const state = (await askSharedBridge(home.paths))!;
+    assert.deepEqual([state.agents.map((a) => a.zone).sort(), state.runners.map((r) => r.zone)], [
+      ["Asia/Tokyo", "Europe/Paris"],
+      ["Europe/Paris"],
+    ]);
+  } finally {
+    for (const name of ["alpha", "beta"]) await runJson(["agent", "stop", "--agent", name], home);
+  }
+});
