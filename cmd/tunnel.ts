@@ -51,6 +51,7 @@ const open: Command = {
       target: flags.positionals[0],
       ...(remote === undefined ? {} : { remotePort: Number(remote) }),
       sshOptions: flags.list("ssh-option"),
+      path: io.env.get("PATH"),
       signal: io.signal,
       onOpen({ url, local }) {
         const hooks = Object.fromEntries(

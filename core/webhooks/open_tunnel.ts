@@ -13,6 +13,8 @@ export interface TunnelOptions {
   remotePort?: number;
   /** More `-o` options for ssh (an identity file, a port). */
   sshOptions?: readonly string[];
+  /** The PATH the tunnel program is found on: the person's, as the command was given it. */
+  path?: string;
   /** Told the public address once the tunnel is open. */
   onOpen(open: { url: string; local: number }): void;
   signal: AbortSignal;
@@ -36,7 +38,13 @@ export async function openTunnel(agent: AgentSettings, options: TunnelOptions): 
     : cloudflaredTunnel(local);
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "piped" }).spawn();
+    child = new Deno.Command(command, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+      ...(options.path === undefined ? {} : { env: { PATH: options.path } }),
+    }).spawn();
   } catch (err) {
     throw new LinkError("UNSUPPORTED", `Cannot open a tunnel: ${command} is not installed`, {
       hint: options.via === "ssh" ? "Install OpenSSH's client" : "Install cloudflared, or use --via ssh",

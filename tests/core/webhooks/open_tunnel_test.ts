@@ -86,3 +86,42 @@ Deno.test("WHK-8: a tunnel of an agent with no webhooks is refused, and one not 
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /say --public and --via ssh or --via cloudflared/);
 });
+
+Deno.test("WHK-8: lnk tunnel open --public --via cloudflared runs the person's cloudflared for a quick tunnel to the listener and prints its address, until stopped (a stand-in cloudflared: the real one cannot be installed here)", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work"], home);
+  await runJson(["agent", "webhook", "add", "gh", "--sift", "github"], home);
+  const bin = `${home.path}/bin`;
+  await Deno.mkdir(bin);
+  // What cloudflared prints on stderr as a quick tunnel opens, its arguments kept for the test.
+  await Deno.writeTextFile(
+    `${bin}/cloudflared`,
+    [
+      "#!/bin/sh",
+      `echo "$@" > ${bin}/args`,
+      'echo "2026-12-02T07:00:00Z INF Requesting new quick Tunnel on trycloudflare.com..." >&2',
+      'echo "2026-12-02T07:00:01Z INF |  https://calm-lake-1234.trycloudflare.com  |" >&2',
+      "exec sleep 600",
+    ].join("\n") + "\n",
+    { mode: 0o755 },
+  );
+  home.env.set("PATH", `${bin}:${home.env.get("PATH")}`);
+  const stop = new AbortController();
+  const opened = Promise.withResolvers<{ url: string; local: number; webhooks: Record<string, string> }>();
+  const running = runCli(["tunnel", "open", "--public", "--via", "cloudflared", "--json"], home, {
+    signal: stop.signal,
+    onPrint: (value) => opened.resolve(value as never),
+  });
+  const open = await Promise.race([
+    opened.promise,
+    running.then((r) => Promise.reject(new Error(r.stdout + r.stderr))),
+  ]);
+  assert.equal(open.url, "https://calm-lake-1234.trycloudflare.com");
+  assert.deepEqual(open.webhooks, { gh: "https://calm-lake-1234.trycloudflare.com/gh" });
+  assert.equal(
+    (await Deno.readTextFile(`${bin}/args`)).trim(),
+    `tunnel --no-autoupdate --url http://127.0.0.1:${open.local}`,
+  );
+  stop.abort();
+  assert.equal((await running).code, 0);
+});
