@@ -93,9 +93,15 @@ async function connectionsOf(paths: LinkPaths, agentId: string): Promise<Record<
 /** How long the way in remembers a send's id: longer than any retry of the runner's (5 min apart). */
 const TAKEN_KEEP_MS = 7 * 24 * 3600_000;
 
+/** How often the taken sends older than TAKEN_KEEP_MS are looked for: not at every send. */
+const TAKEN_PRUNE_EVERY_MS = 3600_000;
+
+/** When each folder of taken sends was last pruned, in this process. */
+const lastPruned = new Map<string, number>();
+
 /**
  * The ids of the sends the way in took (one empty file each, named by the id's hash, in the agent's
- * state where no sandbox reaches), those older than a week let go as the next is taken.
+ * state where no sandbox reaches), those older than a week let go as one is taken, once an hour.
  */
 async function takenSends(paths: LinkPaths, agentId: string, now: number) {
   const dir = join(paths.agentState(agentId), "sent");
@@ -113,6 +119,8 @@ async function takenSends(paths: LinkPaths, agentId: string, now: number) {
     },
     async add(id: string): Promise<void> {
       await Deno.writeFile(join(dir, name(id)), new Uint8Array(), { mode: 0o600 });
+      if (now - (lastPruned.get(dir) ?? -Infinity) < TAKEN_PRUNE_EVERY_MS) return;
+      lastPruned.set(dir, now);
       for await (const entry of Deno.readDir(dir)) {
         const path = join(dir, entry.name);
         const info = await Deno.lstat(path).catch(() => undefined);
