@@ -14,5 +14,6 @@ export { runLnk, type RunLnkOptions } from "./run_lnk.ts";
 export { FakeClock, settle } from "./fake_clock.ts";
 export { logEntries, type LogEntry, serviceLog, waitForLog } from "./service_log.ts";
 export { processesNaming, type ProcessInfo, processTree } from "./agent_processes.ts";
+export { killConnectionBridge } from "./connection_bridge.ts";
 export { OtherUserClient, otherUsersUnavailable } from "./other_user.ts";
 export { RawClient } from "./raw_client.ts";

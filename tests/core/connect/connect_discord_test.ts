@@ -3,13 +3,12 @@ import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { type FakeDiscord, serveFakeDiscord } from "../../fakes/fake_discord.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
 import {
+  killConnectionBridge,
   processesNaming,
   runCli,
   runJson,
-  serviceLog,
   type TempHome,
   tempHome,
-  waitForLog,
 } from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
@@ -184,14 +183,7 @@ Deno.test("kill -9 of an agent's Discord bridge after Discord made the answer's 
     model.reply("Hello.");
     fake.userSays(ownDm, owner, "hi");
     const first = await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === ownDm.id);
-    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
-    assert.ok(carrier, "no connection bridge runs for the agent");
-    const again = waitForLog(
-      serviceLog(home, "bridge", id),
-      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
-    );
-    Deno.kill(carrier.pid, "SIGKILL");
-    await again;
+    await killConnectionBridge(home, id);
     const second = await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === ownDm.id);
     const nonceOf = (c: { body?: unknown }) => (c.body as { nonce?: string; enforce_nonce?: boolean });
     assert.deepEqual(nonceOf(second), { ...nonceOf(first) });
@@ -221,21 +213,14 @@ Deno.test("kill -9 of an agent's Discord bridge mid-answer: the answer the harne
     const slow = model.reply("Finished while you were away.", { hold: true });
     fake.userSays(ownDm, owner, "a long one, please");
     await slow.taken; // kept before its seq was: the turn runs, nothing of it posted
-    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
-    assert.ok(carrier, "no connection bridge runs for the agent");
-    const again = waitForLog(
-      serviceLog(home, "bridge", id),
-      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
-    );
-    Deno.kill(carrier.pid, "SIGKILL");
-    await again;
+    const killed = await killConnectionBridge(home, id);
     slow.release();
     await answered(fake, ownDm.id, "Finished while you were away.");
     assert.deepEqual(fromBot(fake, ownDm.id), ["Hello.", "Finished while you were away."]);
     assert.equal(model.requests.length, 2, "the message was asked again");
     const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
     assert.equal(restarted.length, 1);
-    assert.notEqual(restarted[0]!.pid, carrier.pid);
+    assert.notEqual(restarted[0]!.pid, killed);
   } finally {
     await runJson(["agent", "stop"], home);
   }

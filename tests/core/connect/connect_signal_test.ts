@@ -4,13 +4,12 @@ import { type FakeSignal, serveFakeSignal } from "../../fakes/fake_signal.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
 import { inboxDir } from "../../../connections/signal/mod.ts";
 import {
+  killConnectionBridge,
   processesNaming,
   runCli,
   runJson,
-  serviceLog,
   type TempHome,
   tempHome,
-  waitForLog,
 } from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
@@ -147,21 +146,14 @@ Deno.test("kill -9 of an agent's Signal bridge after the answer was kept and bef
       JSON.parse(Deno.readTextFileSync(`${inbox}/${e.name}`))
     );
     assert.deepEqual(kept.map((e) => [e.answer, e.sent]), [["Kept, then sent once.", 0]]);
-    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
-    assert.ok(carrier, "no connection bridge runs for the agent");
-    const again = waitForLog(
-      serviceLog(home, "bridge", id),
-      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
-    );
-    Deno.kill(carrier.pid, "SIGKILL");
-    await again;
+    const killed = await killConnectionBridge(home, id);
     fake.clearFaults();
     while (fake.sent(ada).length < 1) await fake.nextCall("send");
     assert.deepEqual(fake.sent(ada).map((m) => m.message), ["Kept, then sent once."]);
     assert.equal(model.requests.length, 1, "the message was asked again");
     const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
     assert.equal(restarted.length, 1);
-    assert.notEqual(restarted[0]!.pid, carrier.pid);
+    assert.notEqual(restarted[0]!.pid, killed);
   } finally {
     await runJson(["agent", "stop"], home);
   }

@@ -3,13 +3,12 @@ import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { BOT_USER_ID, type FakeSlack, serveFakeSlack } from "../../fakes/fake_slack.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
 import {
+  killConnectionBridge,
   processesNaming,
   runCli,
   runJson,
-  serviceLog,
   type TempHome,
   tempHome,
-  waitForLog,
 } from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
@@ -136,14 +135,7 @@ Deno.test("kill -9 of an agent's Slack bridge mid-answer: its agent's bridge sta
     const slow = model.reply("Finished while you were away.", { hold: true });
     fake.userSays(ownDm, owner, "a long one, please");
     await slow.taken; // kept and acked: the turn runs
-    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
-    assert.ok(carrier, "no connection bridge runs for the agent");
-    const again = waitForLog(
-      serviceLog(home, "bridge", id),
-      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
-    );
-    Deno.kill(carrier.pid, "SIGKILL");
-    await again;
+    await killConnectionBridge(home, id);
     slow.release();
     await fake.nextCall("chat.postMessage", (c) => c.params.text === "Finished while you were away.");
     assert.deepEqual(fromBot(fake, ownDm.id), ["Hello.", "Finished while you were away."]);

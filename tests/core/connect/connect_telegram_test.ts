@@ -5,14 +5,13 @@ import { sharedHome } from "../../support/shared_bridge.ts";
 import { sendOnWayIn } from "../../../core/agent_bridge/mod.ts";
 import { inboxDir } from "../../../connections/telegram/mod.ts";
 import {
+  killConnectionBridge,
   processesNaming,
   runCli,
   runJson,
   runLnk,
-  serviceLog,
   type TempHome,
   tempHome,
-  waitForLog,
 } from "../../support/mod.ts";
 
 type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
@@ -208,22 +207,19 @@ Deno.test("kill -9 of an agent's Telegram bridge: its agent's bridge starts it a
     fake.userSays(ownChat, owner, "hi");
     await answered(fake, ownChat.id, "Hello.");
     await inboxLetGo(home, id);
-    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
-    assert.ok(carrier, "no connection bridge runs for the agent");
-    Deno.kill(carrier.pid, "SIGKILL");
-    const again = waitForLog(
-      serviceLog(home, "bridge", id),
-      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
+    // Sent while nothing polls: Telegram keeps it.
+    const killed = await killConnectionBridge(
+      home,
+      id,
+      () => fake.userSays(ownChat, owner, "are you there?"),
     );
-    fake.userSays(ownChat, owner, "are you there?"); // sent while nothing polls: Telegram keeps it
-    await again;
     model.reply("Still here.");
     await answered(fake, ownChat.id, "Still here.");
     assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Hello.", "Still here."]);
     assert.equal(model.requests.length, 2);
     const restarted = (await processesNaming(id)).filter((p) => p.command.includes("connection bridge"));
     assert.equal(restarted.length, 1);
-    assert.notEqual(restarted[0]!.pid, carrier.pid);
+    assert.notEqual(restarted[0]!.pid, killed);
   } finally {
     await runJson(["agent", "stop"], home);
   }
@@ -243,14 +239,7 @@ Deno.test("kill -9 of an agent's Telegram bridge mid-answer: the answer the harn
     const slow = model.reply("Finished while you were away.", { hold: true });
     fake.userSays(ownChat, owner, "a long one, please");
     await slow.taken; // kept before its offset was confirmed: the turn runs
-    const carrier = (await processesNaming(id)).find((p) => p.command.includes("connection bridge"));
-    assert.ok(carrier, "no connection bridge runs for the agent");
-    const again = waitForLog(
-      serviceLog(home, "bridge", id),
-      (e) => e.msg?.startsWith("A connection's bridge ended") === true,
-    );
-    Deno.kill(carrier.pid, "SIGKILL");
-    await again;
+    await killConnectionBridge(home, id);
     slow.release();
     await fake.nextCall("sendMessage", (c) => c.params.text === "Finished while you were away.");
     assert.deepEqual(fake.sent(ownChat.id).map((m) => m.text), ["Hello.", "Finished while you were away."]);
