@@ -8,6 +8,7 @@ import { disconnect } from "./disconnect.ts";
 import { harness } from "./harness/mod.ts";
 import { list } from "./list.ts";
 import { logs } from "./logs.ts";
+import { memory } from "./memory.ts";
 import { remove } from "./remove.ts";
 import { restore } from "./restore.ts";
 import { schedule } from "./schedule.ts";
@@ -33,6 +34,7 @@ export const agent: Group = {
     logs,
     chat,
     schedule,
+    memory,
     connect,
     disconnect,
     share,

@@ -39,6 +39,12 @@ export const Spec = z.strictObject({
     }).prefault({}),
   }).prefault({}),
   access: z.strictObject({ strangers_tools: z.array(z.string()).default([]) }).prefault({}),
+  /** Link Memory (MEM-1): off unless the owner turns it on. */
+  memory: z.strictObject({
+    on: z.boolean().default(false),
+    /** The embeddings model asked of the agent's provider; without one, search is by words alone. */
+    embeddings: z.string().min(1).max(200).optional(),
+  }).prefault({}),
 });
 export type Spec = z.infer<typeof Spec>;
 
@@ -77,4 +83,11 @@ store = "files"
 # A job missed while the runner was down (the machine off) fires once when it
 # is back within this long; missed by more, it is skipped and the next taken.
 # catch_up = "6h"
+
+# Link Memory: an index of the agent's notes and conversations it searches by
+# words and, with an embeddings model, by meaning. Off unless turned on here
+# or with \`lnk agent memory on\`.
+# [memory]
+# on = true
+# embeddings = "text-embedding-3-small"
 `;

@@ -1,0 +1,26 @@
+/**
+ * Link Memory (MEM-1..8): one index per agent of its notes (`Agent/memory/`) and conversations
+ * (`Agent/chats/`), SQLite FTS5 for words and sqlite-vec for meaning, kept outside every sandbox
+ * and made again from the files when lost; searched by the owner's memory service, its MCP tools
+ * and `lnk agent memory`. Embeddings go to the agent's provider through the binding proof.
+ * @module
+ */
+/** The index and what it holds. */
+export { MemoryIndex, type Refreshed } from "./memory_index.ts";
+export { type MemoryChunk, type MemoryFile, type MemoryOrigin } from "./memory_source.ts";
+export { type MemoryHit, type MemorySearch, originText } from "./memory_hit.ts";
+export { type MemoryPlace, memoryPlaceOf } from "./memory_place.ts";
+/** Searching an index, by words and, with an embedder, by meaning. */
+export { NO_EMBEDDINGS_NOTE, QUERY_MAX_CHARS, SEARCH_LIMIT_MAX, searchMemory } from "./search_memory.ts";
+export { type Embedder } from "./embedder.ts";
+/** `lnk agent memory on|off|status|search`. */
+export { changeMemory, type MemoryChanged } from "./change_memory.ts";
+export {
+  checkQuery,
+  memorySpecOn,
+  type MemoryStatus,
+  memoryStatus,
+  searchAgentMemory,
+} from "./agent_memory.ts";
+/** The owner's memory service: its socket, and asking it. */
+export { askMemoryService, memoryServiceSocketPath, ownerWord } from "./memory_client.ts";

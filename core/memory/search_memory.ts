@@ -1,0 +1,47 @@
+import { isLinkError, logger } from "../base/mod.ts";
+import type { Embedder } from "./embedder.ts";
+import type { MemorySearch } from "./memory_hit.ts";
+import type { MemoryIndex } from "./memory_index.ts";
+
+const log = logger("memory");
+
+/** The most hits one search gives. */
+export const SEARCH_LIMIT_MAX = 50;
+/** The longest query memory takes. */
+export const QUERY_MAX_CHARS = 2_000;
+
+/** Why a search without embeddings is by words alone. */
+export const NO_EMBEDDINGS_NOTE =
+  "Searched by words alone: no embeddings model is set for this agent ([memory] embeddings in its spec)";
+
+/**
+ * Searches an agent's memory: its index brought up to date with its files first, then ranked by
+ * words and, with an embedder, by meaning too. A provider that fails (429, garbage, down) makes
+ * the search one by words, saying so: nothing it half answered is kept.
+ */
+export async function searchMemory(
+  index: MemoryIndex,
+  query: string,
+  options: { limit?: number; embedder?: Embedder; signal?: AbortSignal; asleep?: string } = {},
+): Promise<MemorySearch> {
+  const limit = Math.min(Math.max(options.limit ?? 8, 1), SEARCH_LIMIT_MAX);
+  await index.refresh();
+  const embedder = options.embedder;
+  if (!embedder) {
+    return { hits: index.search(query, { limit }), by: "words", note: options.asleep ?? NO_EMBEDDINGS_NOTE };
+  }
+  try {
+    await index.embedPending(embedder, options.signal);
+    const [values] = await embedder.embed([query], options.signal);
+    const hits = index.search(query, { limit, vector: { model: embedder.model, values: values! } });
+    return { hits, by: "words and meaning" };
+  } catch (err) {
+    if (!isLinkError(err)) throw err;
+    log.warn("Memory searched by words alone: its embeddings failed", { code: err.code, error: err.message });
+    return {
+      hits: index.search(query, { limit }),
+      by: "words",
+      note: `Searched by words alone: ${err.message}`,
+    };
+  }
+}
