@@ -24,3 +24,10 @@ export {
 } from "./agent_memory.ts";
 /** The owner's memory service: its socket, and asking it. */
 export { askMemoryService, memoryServiceSocketPath, ownerWord } from "./memory_client.ts";
+/** Writing a note from outside the sandbox, never through a link. */
+export { NOTE_MAX_CHARS, NoteName, type NoteWritten, writeNote } from "./write_note.ts";
+/** Embeddings asked through an agent's binding proof, on its unix embedding endpoint only. */
+export { bindingEmbedder, type BindingEmbedderOptions } from "./binding_embedder.ts";
+/** Starting the owner's memory service, and an awake agent's session with it (PRC-14). */
+export { ensureMemoryService, memoryService, memoryServiceNames } from "./memory_service_start.ts";
+export { MemorySession, type MemorySessionOptions, type SessionEmbed } from "./memory_session.ts";
