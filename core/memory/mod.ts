@@ -31,3 +31,12 @@ export { bindingEmbedder, type BindingEmbedderOptions } from "./binding_embedder
 /** Starting the owner's memory service, and an awake agent's session with it (PRC-14). */
 export { ensureMemoryService, memoryService, memoryServiceNames } from "./memory_service_start.ts";
 export { MemorySession, type MemorySessionOptions, type SessionEmbed } from "./memory_session.ts";
+/** The unix embedding endpoint of an agent (MEM-4..7): the binding proof checked, the owner the kernel's. */
+export {
+  answerEmbedding,
+  type EmbedBinding,
+  type EmbedCall,
+  type EmbeddingsProvider,
+  type EmbedEndpointOptions,
+} from "./embed_endpoint.ts";
+export { type EmbedEndpoint, ownerUid, serveEmbedEndpoint } from "./serve_embed_endpoint.ts";
