@@ -153,7 +153,7 @@ export class MemoryIndex implements Disposable {
    */
   search(
     query: string,
-    options: { limit: number; vector?: { model: string; values: number[] } },
+    options: { limit: number; vector?: { model: string; values: number[] }; exclude?: string },
   ): MemoryHit[] {
     const wide = options.limit * 4;
     const byWords = new Map<number, number>();
@@ -186,11 +186,16 @@ export class MemoryIndex implements Disposable {
         ...(m === undefined ? [] : ["meaning" as const]),
       ];
       return { id, score, by };
-    }).sort((a, b) => b.score - a.score || a.id - b.id).slice(0, options.limit);
-    return scored.map(({ id, score, by }) => {
+    }).sort((a, b) => b.score - a.score || a.id - b.id);
+    const hits: MemoryHit[] = [];
+    for (const { id, score, by } of scored) {
+      if (hits.length >= options.limit) break;
       const row = this.#db.prepare("select origin, text from chunks where id = ?").get(id)!;
-      return { origin: JSON.parse(String(row.origin)) as MemoryOrigin, text: String(row.text), score, by };
-    });
+      const origin = JSON.parse(String(row.origin)) as MemoryOrigin;
+      if (origin.kind === "chat" && origin.conversation === options.exclude) continue;
+      hits.push({ origin, text: String(row.text), score, by });
+    }
+    return hits;
   }
 
   #drop(path: string): void {

@@ -17,29 +17,31 @@ export const NO_EMBEDDINGS_NOTE =
 /**
  * Searches an agent's memory: its index brought up to date with its files first, then ranked by
  * words and, with an embedder, by meaning too. A provider that fails (429, garbage, down) makes
- * the search one by words, saying so: nothing it half answered is kept.
+ * the search one by words, saying so: nothing it half answered is kept. A conversation named in
+ * `exclude` (the one asking, whose words the model has already) gives no hit.
  */
 export async function searchMemory(
   index: MemoryIndex,
   query: string,
-  options: { limit?: number; embedder?: Embedder; signal?: AbortSignal; asleep?: string } = {},
+  options: { limit?: number; embedder?: Embedder; signal?: AbortSignal; asleep?: string; exclude?: string } = {},
 ): Promise<MemorySearch> {
   const limit = Math.min(Math.max(options.limit ?? 8, 1), SEARCH_LIMIT_MAX);
   await index.refresh();
   const embedder = options.embedder;
+  const exclude = options.exclude;
   if (!embedder) {
-    return { hits: index.search(query, { limit }), by: "words", note: options.asleep ?? NO_EMBEDDINGS_NOTE };
+    return { hits: index.search(query, { limit, exclude }), by: "words", note: options.asleep ?? NO_EMBEDDINGS_NOTE };
   }
   try {
     await index.embedPending(embedder, options.signal);
     const [values] = await embedder.embed([query], options.signal);
-    const hits = index.search(query, { limit, vector: { model: embedder.model, values: values! } });
+    const hits = index.search(query, { limit, exclude, vector: { model: embedder.model, values: values! } });
     return { hits, by: "words and meaning" };
   } catch (err) {
     if (!isLinkError(err)) throw err;
     log.warn("Memory searched by words alone: its embeddings failed", { code: err.code, error: err.message });
     return {
-      hits: index.search(query, { limit }),
+      hits: index.search(query, { limit, exclude }),
       by: "words",
       note: `Searched by words alone: ${err.message}`,
     };

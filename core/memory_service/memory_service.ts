@@ -108,13 +108,13 @@ export class MemoryService implements AsyncDisposable {
   }
 
   /** Searches an agent's memory, by meaning too while its session can embed. */
-  search(agent: string, query: string, limit?: number): Promise<MemorySearch> {
+  search(agent: string, query: string, options: { limit?: number; exclude?: string } = {}): Promise<MemorySearch> {
     checkQuery(query);
     return this.#serial(agent, async () => {
       const { index } = await this.#indexOf(agent);
       const session = this.#sessions.get(agent);
       return await searchMemory(index, query, {
-        limit,
+        ...options,
         embedder: session?.embedder,
         asleep: session
           ? undefined

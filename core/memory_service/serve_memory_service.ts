@@ -16,6 +16,8 @@ const Search = z.strictObject({
   agent: AgentId,
   query: z.string().max(QUERY_MAX_CHARS),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).optional(),
+  /** The asking conversation, whose own events are left out. */
+  exclude: z.string().max(1000).optional(),
 });
 const Note = z.strictObject({
   agent: AgentId,
@@ -42,8 +44,8 @@ export async function answerMemory(service: MemoryService, req: Request): Promis
       return Response.json({ detached: true });
     }
     if (route === "/search") {
-      const { agent, query, limit } = parsed(Search, await bodyOf(req), route);
-      return Response.json(await service.search(agent, query, limit));
+      const { agent, query, ...options } = parsed(Search, await bodyOf(req), route);
+      return Response.json(await service.search(agent, query, options));
     }
     if (route === "/write_note") {
       const { agent, ...note } = parsed(Note, await bodyOf(req), route);

@@ -36,9 +36,12 @@ export function memoryToolServer(ctx: MemoryToolsContext): McpServer {
       query: z.string().min(1).max(QUERY_MAX_CHARS).describe("What to look for, in words"),
       limit: z.number().int().min(1).max(20).optional().describe("How many results, 8 unless given"),
     },
-  }, (args: { query: string; limit?: number }) =>
+  }, (args: { query: string; limit?: number }, extra: { _meta?: Record<string, unknown> }) =>
     answer("search", async () => {
-      const found = await ctx.ask("/search", { agent: ctx.agentId, ...args }) as MemorySearch;
+      // The asking conversation is in the model's context already: its own events are left out.
+      const thread = extra._meta?.["link.local/thread"];
+      const exclude = typeof thread === "string" ? thread : undefined;
+      const found = await ctx.ask("/search", { agent: ctx.agentId, ...args, exclude }) as MemorySearch;
       return searchText(found);
     }));
   server.registerTool("write_note", {

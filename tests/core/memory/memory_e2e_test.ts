@@ -1,0 +1,100 @@
+/**
+ * Issue 14's memory end to end, every part real: an agent with memory on started by
+ * `lnk agent start` in real bubblewrap; the fake model calls Link Memory's tools through the real
+ * MCP SDK and the bridge's tool proxy; the owner's memory service (`lnk memory serve`) indexes the
+ * note written in one conversation and finds it from another, by words and by meaning, its
+ * embeddings asked through the agent's unix embedding endpoint with the binding proof.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { embeddingProof } from "../../../core/base/mod.ts";
+import { loadSettings, readKey } from "../../../core/agent/mod.ts";
+import { type FakeModelRequest, serveFakeModel } from "../../fakes/fake_model.ts";
+import { fakeEmbeddings } from "../../fakes/fake_embeddings.ts";
+import { runJson, serviceLog, tempHome } from "../../support/mod.ts";
+import { createAgent, sandboxedTest, toolResult } from "../../support/sandboxed_agent.ts";
+
+type Message = { role: string; content?: string };
+
+function lastSays(text: string) {
+  return (request: FakeModelRequest) => {
+    const last = ((request.body as { messages?: Message[] }).messages ?? []).at(-1);
+    return last?.role === "user" && (last.content ?? "").includes(text);
+  };
+}
+
+function afterTool(request: FakeModelRequest): boolean {
+  return ((request.body as { messages?: Message[] }).messages ?? []).at(-1)?.role === "tool";
+}
+
+function toolNames(request: FakeModelRequest): string[] {
+  return ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+}
+
+sandboxedTest(
+  "memory: a note written in one conversation is found in another by words and by meaning, through the real MCP SDK with the harness in its sandbox (MEM-1, MEM-4)",
+  async () => {
+    const embeddings = fakeEmbeddings();
+    await using model = await serveFakeModel({ embeddings });
+    await using home = await tempHome();
+    const agent = await createAgent(home, model);
+    await runJson(["agent", "memory", "on", "--json"], home);
+    const spec = agent.layout.specToml;
+    await Deno.writeTextFile(
+      spec,
+      (await Deno.readTextFile(spec)).replace("[memory]\non = true", '[memory]\non = true\nembeddings = "fake-embed"'),
+    );
+    await runJson(["agent", "start"], home);
+    try {
+      const wrote = model.replyWhen(lastSays("remember my cat"), {
+        kind: "tool_calls",
+        calls: [{ name: "write_note", args: { name: "pets", text: "My cat is called Miso." } }],
+      });
+      const noted = model.replyWhen(afterTool, { kind: "text", text: "Noted." });
+      const first = await runJson<{ answer: string }>(
+        ["agent", "chat", "send", "--json", "--thread", "one", "remember my cat"],
+        home,
+      );
+      assert.equal(first.answer, "Noted.");
+      assert.match(toolResult(await noted.taken), /^Wrote note "pets"/);
+      const tools = toolNames(await wrote.taken);
+      assert.ok(tools.includes("search") && tools.includes("write_note"), tools.join(", "));
+
+      // Another conversation, by its words.
+      model.replyWhen(lastSays("what is my cat called"), {
+        kind: "tool_calls",
+        calls: [{ name: "search", args: { query: "Miso" } }],
+      });
+      const byWords = model.replyWhen(afterTool, { kind: "text", text: "Miso." });
+      await runJson(["agent", "chat", "send", "--json", "--thread", "two", "what is my cat called"], home);
+      const words = await byWords.taken;
+      assert.match(toolResult(words), /^1\. note "pets", line 1 \(by words and meaning\):\nMy cat is called Miso\./);
+      assert.deepEqual(toolNames(words), tools, "the tool list is the same at every turn");
+
+      // A third, by meaning alone: no word of the query is in the note.
+      model.replyWhen(lastSays("any kitten"), {
+        kind: "tool_calls",
+        calls: [{ name: "search", args: { query: "kitten" } }],
+      });
+      const byMeaning = model.replyWhen(afterTool, { kind: "text", text: "Yes, Miso." });
+      await runJson(["agent", "chat", "send", "--json", "--thread", "three", "any kitten"], home);
+      const meant = toolResult(await byMeaning.taken);
+      assert.match(meant, /\d\. note "pets", line 1 \(by meaning\):\nMy cat is called Miso\./);
+      assert.doesNotMatch(meant, /link:three/, "the asking conversation's own words are not found");
+
+      // Every embedding came through the endpoint with this binding's proof; none of it reached the provider.
+      assert.ok(embeddings.requests.length > 0);
+      const key = (await readKey(home.paths, agent.id))!;
+      const settings = await loadSettings(home.paths, agent.id);
+      const proof = embeddingProof(key, { agentId: agent.id, owner: settings.owner });
+      assert.ok(!JSON.stringify(embeddings.requests).includes(proof));
+      // The proof is in no log (MEM-6).
+      const logs = [serviceLog(home, "bridge", agent.id), join(home.paths.run, `lnk-memory-${settings.owner}.log`)];
+      for (const log of logs) assert.ok(!(await Deno.readTextFile(log)).includes(proof), log);
+      const status = await runJson<{ service: unknown }>(["agent", "memory", "status", "--json"], home);
+      assert.deepEqual(status.service, { running: true, serving: true });
+    } finally {
+      await runJson(["agent", "stop"], home);
+    }
+  },
+);
