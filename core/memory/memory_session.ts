@@ -67,7 +67,19 @@ export class MemorySession implements AsyncDisposable {
     (await attached?.catch(() => undefined))?.abort();
   }
 
+  /** Begins the session; a service found ending (its linger ran out meanwhile) is started again. */
   async #attach(): Promise<AbortController> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await this.#attachOnce();
+      } catch (err) {
+        const ending = err instanceof LinkError && err.code === "SERVICE_FAILED";
+        if (!ending || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  async #attachOnce(): Promise<AbortController> {
     const { paths, agent, env } = this.#options;
     await ensureMemoryService(paths, agent.owner, env);
     const abort = new AbortController();
@@ -81,19 +93,22 @@ export class MemorySession implements AsyncDisposable {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ agent: agent.id, embed: this.#options.embed?.() }),
         signal: abort.signal,
+      }).catch((err) => {
+        throw new LinkError("SERVICE_FAILED", "The memory service ended before the session began", {
+          cause: err,
+        });
       });
       if (!res.ok) throw errorFromAnswer(res.status, await res.text());
       const reader = res.body!.getReader();
-      const first = await reader.read();
+      const first = await reader.read().catch(() => ({ done: true as const }));
       if (first.done) throw new LinkError("SERVICE_FAILED", "The memory service ended the session at once");
-      const attached = abort;
       // Held until the agent sleeps; when the service ends it first, the next call begins another.
       void (async () => {
         try {
           while (!(await reader.read()).done) { /* nothing more is said */ }
         } catch { /* let go */ }
         client.close();
-        if (this.#attached && (await this.#attached.catch(() => undefined)) === attached) {
+        if (this.#attached && (await this.#attached.catch(() => undefined)) === abort) {
           this.#attached = undefined;
         }
       })();

@@ -23,14 +23,19 @@ export const NO_EMBEDDINGS_NOTE =
 export async function searchMemory(
   index: MemoryIndex,
   query: string,
-  options: { limit?: number; embedder?: Embedder; signal?: AbortSignal; asleep?: string; exclude?: string } = {},
+  options: { limit?: number; embedder?: Embedder; signal?: AbortSignal; asleep?: string; exclude?: string } =
+    {},
 ): Promise<MemorySearch> {
   const limit = Math.min(Math.max(options.limit ?? 8, 1), SEARCH_LIMIT_MAX);
   await index.refresh();
   const embedder = options.embedder;
   const exclude = options.exclude;
   if (!embedder) {
-    return { hits: index.search(query, { limit, exclude }), by: "words", note: options.asleep ?? NO_EMBEDDINGS_NOTE };
+    return {
+      hits: index.search(query, { limit, exclude }),
+      by: "words",
+      note: options.asleep ?? NO_EMBEDDINGS_NOTE,
+    };
   }
   try {
     await index.embedPending(embedder, options.signal);

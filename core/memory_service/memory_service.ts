@@ -108,7 +108,11 @@ export class MemoryService implements AsyncDisposable {
   }
 
   /** Searches an agent's memory, by meaning too while its session can embed. */
-  search(agent: string, query: string, options: { limit?: number; exclude?: string } = {}): Promise<MemorySearch> {
+  search(
+    agent: string,
+    query: string,
+    options: { limit?: number; exclude?: string } = {},
+  ): Promise<MemorySearch> {
     checkQuery(query);
     return this.#serial(agent, async () => {
       const { index } = await this.#indexOf(agent);

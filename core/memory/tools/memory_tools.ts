@@ -27,23 +27,27 @@ export interface MemoryToolsContext {
  */
 export function memoryToolServer(ctx: MemoryToolsContext): McpServer {
   const server = new McpServer({ name: "link-memory", version: "1.0.0" });
-  server.registerTool("search", {
-    description: "Searches your memory: your notes and every conversation you have had, in any chat. " +
-      "Give a question or some words; it finds what matches the words and, when embeddings are set up, " +
-      "what is near in meaning. Each result says where it came from (a note and its line, or a " +
-      "conversation and its event). Use it before you say you do not know something about your owner.",
-    inputSchema: {
-      query: z.string().min(1).max(QUERY_MAX_CHARS).describe("What to look for, in words"),
-      limit: z.number().int().min(1).max(20).optional().describe("How many results, 8 unless given"),
+  server.registerTool(
+    "search",
+    {
+      description: "Searches your memory: your notes and every conversation you have had, in any chat. " +
+        "Give a question or some words; it finds what matches the words and, when embeddings are set up, " +
+        "what is near in meaning. Each result says where it came from (a note and its line, or a " +
+        "conversation and its event). Use it before you say you do not know something about your owner.",
+      inputSchema: {
+        query: z.string().min(1).max(QUERY_MAX_CHARS).describe("What to look for, in words"),
+        limit: z.number().int().min(1).max(20).optional().describe("How many results, 8 unless given"),
+      },
     },
-  }, (args: { query: string; limit?: number }, extra: { _meta?: Record<string, unknown> }) =>
-    answer("search", async () => {
-      // The asking conversation is in the model's context already: its own events are left out.
-      const thread = extra._meta?.["link.local/thread"];
-      const exclude = typeof thread === "string" ? thread : undefined;
-      const found = await ctx.ask("/search", { agent: ctx.agentId, ...args, exclude }) as MemorySearch;
-      return searchText(found);
-    }));
+    (args: { query: string; limit?: number }, extra: { _meta?: Record<string, unknown> }) =>
+      answer("search", async () => {
+        // The asking conversation is in the model's context already: its own events are left out.
+        const thread = extra._meta?.["link.local/thread"];
+        const exclude = typeof thread === "string" ? thread : undefined;
+        const found = await ctx.ask("/search", { agent: ctx.agentId, ...args, exclude }) as MemorySearch;
+        return searchText(found);
+      }),
+  );
   server.registerTool("write_note", {
     description: "Writes one of your notes: markdown you keep across conversations, found again by " +
       '`search` from any conversation. Keep one note per subject (such as "people" or "project-plan"); ' +

@@ -28,7 +28,9 @@ function afterTool(request: FakeModelRequest): boolean {
 }
 
 function toolNames(request: FakeModelRequest): string[] {
-  return ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+  return ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) =>
+    t.function.name
+  );
 }
 
 sandboxedTest(
@@ -42,7 +44,10 @@ sandboxedTest(
     const spec = agent.layout.specToml;
     await Deno.writeTextFile(
       spec,
-      (await Deno.readTextFile(spec)).replace("[memory]\non = true", '[memory]\non = true\nembeddings = "fake-embed"'),
+      (await Deno.readTextFile(spec)).replace(
+        "[memory]\non = true",
+        '[memory]\non = true\nembeddings = "fake-embed"',
+      ),
     );
     await runJson(["agent", "start"], home);
     try {
@@ -68,7 +73,10 @@ sandboxedTest(
       const byWords = model.replyWhen(afterTool, { kind: "text", text: "Miso." });
       await runJson(["agent", "chat", "send", "--json", "--thread", "two", "what is my cat called"], home);
       const words = await byWords.taken;
-      assert.match(toolResult(words), /^1\. note "pets", line 1 \(by words and meaning\):\nMy cat is called Miso\./);
+      assert.match(
+        toolResult(words),
+        /^1\. note "pets", line 1 \(by words and meaning\):\nMy cat is called Miso\./,
+      );
       assert.deepEqual(toolNames(words), tools, "the tool list is the same at every turn");
 
       // A third, by meaning alone: no word of the query is in the note.
@@ -89,7 +97,10 @@ sandboxedTest(
       const proof = embeddingProof(key, { agentId: agent.id, owner: settings.owner });
       assert.ok(!JSON.stringify(embeddings.requests).includes(proof));
       // The proof is in no log (MEM-6).
-      const logs = [serviceLog(home, "bridge", agent.id), join(home.paths.run, `lnk-memory-${settings.owner}.log`)];
+      const logs = [
+        serviceLog(home, "bridge", agent.id),
+        join(home.paths.run, `lnk-memory-${settings.owner}.log`),
+      ];
       for (const log of logs) assert.ok(!(await Deno.readTextFile(log)).includes(proof), log);
       const status = await runJson<{ service: unknown }>(["agent", "memory", "status", "--json"], home);
       assert.deepEqual(status.service, { running: true, serving: true });
