@@ -16,7 +16,7 @@ import type { Spec } from "../spec/mod.ts";
 const log = logger("bridge");
 
 /**
- * What an agent with memory on holds in its bridge (MEM-1..7): its session with its owner's memory
+ * What an agent with memory on holds in its bridge (MEM-1, MEM-4): its session with its owner's memory
  * service, begun at each wake and ended at each sleep (PRC-14); the `memory` MCP server the tool
  * proxy serves; and, with `[memory] embeddings`, its unix embedding endpoint in
  * `~/.lnk/run/embed/`, which no sandbox sees, bound to the proof of this start's key. The proof

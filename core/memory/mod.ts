@@ -1,5 +1,5 @@
 /**
- * Link Memory (MEM-1..8): one index per agent of its notes (`Agent/memory/`) and conversations
+ * Link Memory (MEM-1..7): one index per agent of its notes (`Agent/memory/`) and conversations
  * (`Agent/chats/`), SQLite FTS5 for words and sqlite-vec for meaning, kept outside every sandbox
  * and made again from the files when lost; searched by the owner's memory service, its MCP tools
  * and `lnk agent memory`. Embeddings go to the agent's provider through the binding proof.

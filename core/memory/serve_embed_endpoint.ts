@@ -23,7 +23,7 @@ export function ownerUid(owner: string): number | undefined {
 }
 
 /**
- * Serves an agent's unix embedding endpoint (MEM-4) at `path`, in a folder only its user may
+ * Serves an agent's unix embedding endpoint (MEM-4, MEM-5) at `path`, in a folder only its user may
  * enter (0700, checked here): Deno gives no SO_PEERCRED, so the kernel's own check of who may
  * connect is what names the caller, and every caller is this user (or root). It is never served
  * on TCP: the proof travels on this socket alone.

@@ -1,5 +1,5 @@
 /**
- * The attack suite, Link Memory (MEM-1..7): each attempt made by a command of the `run` tool
+ * The attack suite, Link Memory (MEM-2, MEM-4): each attempt made by a command of the `run` tool
  * inside a real sandboxed Link Harness with memory on, at what memory keeps outside: the owner's
  * memory service socket, the agent's unix embedding endpoint and its index, none of which any
  * sandbox sees; and at memory's tools on the tool proxy without the harness's secret. Run as root
