@@ -13,7 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { setLogSink } from "../core/base/mod.ts";
 import { loadSettings } from "../core/agent/mod.ts";
-import { MemorySession } from "../core/memory/mod.ts";
+import { MemorySession } from "../core/memory/agent/mod.ts";
 import { runJson, tempHome, waitForLog } from "../tests/support/mod.ts";
 import { line, percentile } from "./_figures.ts";
 

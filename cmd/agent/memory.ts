@@ -21,7 +21,7 @@ function turn(on: boolean): Command {
     async run(argv, io) {
       const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
       const { ctx, agent } = await agentOf(io, flags.string("agent"));
-      const { changeMemory } = await import("../../core/memory/mod.ts");
+      const { changeMemory } = await import("../../core/memory/agent/mod.ts");
       const changed = await changeMemory(ctx, agent, on);
       if (flags.bool("json")) io.print(changed);
       else if (!changed.changed) io.print(`Memory of agent "${agent.name}" was already ${word}`);
@@ -37,7 +37,7 @@ const status: Command = {
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"] }, this.usage);
     const { ctx, agent } = await agentOf(io, flags.string("agent"));
-    const { memoryStatus } = await import("../../core/memory/mod.ts");
+    const { memoryStatus } = await import("../../core/memory/agent/mod.ts");
     const s = await memoryStatus(ctx, agent);
     if (flags.bool("json")) return io.print(s);
     io.print(`Memory of agent "${s.agent}": ${s.on ? "on" : "off"}`);
@@ -75,7 +75,10 @@ const search: Command = {
       );
     }
     const { ctx, agent } = await agentOf(io, flags.string("agent"));
-    const { originText, searchAgentMemory } = await import("../../core/memory/mod.ts");
+    const [{ originText }, { searchAgentMemory }] = await Promise.all([
+      import("../../core/memory/mod.ts"),
+      import("../../core/memory/agent/mod.ts"),
+    ]);
     const found = await searchAgentMemory(ctx, agent, query, { limit });
     if (flags.bool("json")) return io.print({ agent: agent.name, ...found });
     if (found.note) io.note(found.note);

@@ -7,9 +7,9 @@ import {
   askMemoryService,
   type EmbeddingsProvider,
   type EmbedEndpoint,
-  MemorySession,
   serveEmbedEndpoint,
 } from "../memory/mod.ts";
+import { MemorySession } from "../memory/agent/mod.ts";
 import { memoryToolServer } from "../memory/tools/mod.ts";
 import type { Spec } from "../spec/mod.ts";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { conversationFromFolder } from "../harness/store/mod.ts";
+// The one file of the store memory reads by, not the store's mod.ts: the memory service's start waits on it.
+import { conversationFromFolder } from "../harness/store/conversation_folder.ts";
 import { CHUNK_MAX_CHARS, type MemoryChunk } from "./memory_source.ts";
 
 /** What memory reads of a conversation's event: the words said, by whom. Everything else is left. */

@@ -258,7 +258,7 @@ async function openChecked(path: string): Promise<DatabaseSync> {
   await Deno.chmod(path, 0o600);
   const db = new DatabaseSync(path, { allowExtension: true, timeout: 5_000 });
   try {
-    db.loadExtension(vecExtensionPath());
+    db.loadExtension(await vecExtensionPath());
     const check = db.prepare("pragma quick_check").get();
     if (check?.quick_check !== "ok") throw new Error(`quick_check says ${JSON.stringify(check)}`);
     db.exec("pragma journal_mode = wal");

@@ -1,5 +1,4 @@
 import { joinPath, type LinkPaths } from "../base/mod.ts";
-import { layoutOf } from "../agent/mod.ts";
 
 /** Where one agent's memory is: the files it is made from, and its index. */
 export interface MemoryPlace {
@@ -10,14 +9,14 @@ export interface MemoryPlace {
   readonly index: string;
 }
 
-/** The memory place of an agent. */
+/** The memory place of an agent (its `Agent/` is under its folder whatever Home it was given). */
 export function memoryPlaceOf(
   paths: LinkPaths,
-  agent: { readonly id: string; readonly name: string; readonly home?: string },
+  agent: { readonly id: string; readonly name: string },
 ): MemoryPlace {
   return {
     agentId: agent.id,
-    agentFolder: layoutOf(paths, agent).agent,
+    agentFolder: joinPath(paths.agentFolder(agent.name), "Agent"),
     index: joinPath(paths.agentState(agent.id), "memory", "index.sqlite"),
   };
 }

@@ -2,7 +2,9 @@
  * Link Memory (MEM-1..7): one index per agent of its notes (`Agent/memory/`) and conversations
  * (`Agent/chats/`), SQLite FTS5 for words and sqlite-vec for meaning, kept outside every sandbox
  * and made again from the files when lost; searched by the owner's memory service, its MCP tools
- * and `lnk agent memory`. Embeddings go to the agent's provider through the binding proof.
+ * and `lnk agent memory`. Embeddings go to the agent's provider through the binding proof. This
+ * is the engine, which the memory service loads; memory as agents and their bridges use it is in
+ * `agent/`.
  * @module
  */
 /** The index and what it holds. */
@@ -11,26 +13,20 @@ export { type MemoryChunk, type MemoryFile, type MemoryOrigin } from "./memory_s
 export { type MemoryHit, type MemorySearch, originText } from "./memory_hit.ts";
 export { type MemoryPlace, memoryPlaceOf } from "./memory_place.ts";
 /** Searching an index, by words and, with an embedder, by meaning. */
-export { NO_EMBEDDINGS_NOTE, QUERY_MAX_CHARS, SEARCH_LIMIT_MAX, searchMemory } from "./search_memory.ts";
-export { type Embedder } from "./embedder.ts";
-/** `lnk agent memory on|off|status|search`. */
-export { changeMemory, type MemoryChanged } from "./change_memory.ts";
 export {
   checkQuery,
-  memorySpecOn,
-  type MemoryStatus,
-  memoryStatus,
-  searchAgentMemory,
-} from "./agent_memory.ts";
+  NO_EMBEDDINGS_NOTE,
+  QUERY_MAX_CHARS,
+  SEARCH_LIMIT_MAX,
+  searchMemory,
+} from "./search_memory.ts";
+export { type Embedder } from "./embedder.ts";
 /** The owner's memory service: its socket, and asking it. */
 export { askMemoryService, memoryServiceSocketPath, ownerWord } from "./memory_client.ts";
 /** Writing a note from outside the sandbox, never through a link. */
 export { NOTE_MAX_CHARS, NoteName, type NoteWritten, writeNote } from "./write_note.ts";
 /** Embeddings asked through an agent's binding proof, on its unix embedding endpoint only. */
 export { bindingEmbedder, type BindingEmbedderOptions } from "./binding_embedder.ts";
-/** Starting the owner's memory service, and an awake agent's session with it (PRC-14). */
-export { ensureMemoryService, memoryService, memoryServiceNames } from "./memory_service_start.ts";
-export { MemorySession, type MemorySessionOptions, type SessionEmbed } from "./memory_session.ts";
 /** The unix embedding endpoint of an agent (MEM-4..7): the binding proof checked, the owner the kernel's. */
 export {
   answerEmbedding,

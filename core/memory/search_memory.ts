@@ -1,4 +1,4 @@
-import { isLinkError, logger } from "../base/mod.ts";
+import { isLinkError, LinkError, logger } from "../base/mod.ts";
 import type { Embedder } from "./embedder.ts";
 import type { MemorySearch } from "./memory_hit.ts";
 import type { MemoryIndex } from "./memory_index.ts";
@@ -50,5 +50,18 @@ export async function searchMemory(
       by: "words",
       note: `Searched by words alone: ${err.message}`,
     };
+  }
+}
+
+/** A query memory takes: some words, not too long. */
+export function checkQuery(query: string): void {
+  if (query.trim() === "" || query.length > QUERY_MAX_CHARS) {
+    throw new LinkError(
+      "USAGE",
+      `Cannot search memory: the query must be 1 to ${QUERY_MAX_CHARS} characters`,
+      {
+        hint: 'Give some words to look for, such as `lnk agent memory search "where Bo lives"`',
+      },
+    );
   }
 }

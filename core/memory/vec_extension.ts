@@ -1,4 +1,3 @@
-import { getLoadablePath } from "sqlite-vec";
 import { LinkError } from "../base/mod.ts";
 
 let found: string | undefined;
@@ -6,11 +5,12 @@ let found: string | undefined;
 /**
  * The path of sqlite-vec's loadable extension (`vec0.so`), resolved from its npm package inside
  * Deno's npm cache (the package resolves its platform package's file with `import.meta.resolve`).
- * Read once a process.
+ * Loaded at the first index opened, not at a start; read once a process.
  */
-export function vecExtensionPath(): string {
+export async function vecExtensionPath(): Promise<string> {
   if (found) return found;
   try {
+    const { getLoadablePath } = await import("sqlite-vec");
     found = getLoadablePath();
     return found;
   } catch (err) {

@@ -1,5 +1,7 @@
 import { type Clock, Linger, LinkError, type LinkPaths, logger, Secret } from "../base/mod.ts";
-import { loadAgentConfig, loadSettings } from "../agent/mod.ts";
+// The two files of agents a service needs, not core/agent/mod.ts: its start waits on what it loads (PRC-14).
+import { loadSettings } from "../agent/settings.ts";
+import { loadAgentConfig } from "../agent/agent_config.ts";
 import {
   bindingEmbedder,
   checkQuery,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { askMemoryService, MemorySession } from "../../../core/memory/mod.ts";
+import { askMemoryService } from "../../../core/memory/mod.ts";
+import { MemorySession } from "../../../core/memory/agent/mod.ts";
 import { MemoryService } from "../../../core/memory_service/mod.ts";
 import { processAlive } from "../../../core/agent/services/mod.ts";
 import { waitForLog } from "../../support/service_log.ts";

@@ -1,7 +1,7 @@
-import { atomicWrite, lockFile, readTextIfExists } from "../base/mod.ts";
-import { type AgentContext, type AgentSettings, layoutOf } from "../agent/mod.ts";
-import { DEFAULT_SPEC_TOML, parseSpec } from "../spec/mod.ts";
-import { editSandboxToml } from "../../sandbox/mod.ts";
+import { atomicWrite, lockFile, readTextIfExists } from "../../base/mod.ts";
+import { type AgentContext, type AgentSettings, layoutOf } from "../../agent/mod.ts";
+import { DEFAULT_SPEC_TOML, parseSpec } from "../../spec/mod.ts";
+import { editSandboxToml } from "../../../sandbox/mod.ts";
 
 /** What `lnk agent memory on` or `off` did. */
 export interface MemoryChanged {

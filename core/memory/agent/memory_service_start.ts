@@ -1,7 +1,7 @@
-import { joinPath, type LinkPaths, lockFile, roleArgv, roleEnv } from "../base/mod.ts";
-import { waitForSocket } from "../agent/mod.ts";
-import { pickBackend, type ServiceDefinition, type ServiceNames } from "../agent/services/mod.ts";
-import { askMemoryService, memoryServiceSocketPath, ownerWord } from "./memory_client.ts";
+import { joinPath, type LinkPaths, lockFile, roleArgv, roleEnv } from "../../base/mod.ts";
+import { waitForSocket } from "../../agent/mod.ts";
+import { pickBackend, type ServiceDefinition, type ServiceNames } from "../../agent/services/mod.ts";
+import { askMemoryService, memoryServiceSocketPath, ownerWord } from "../memory_client.ts";
 
 /** One owner's memory service names (MEM-2: one per owner). */
 export function memoryServiceNames(owner: string): ServiceNames {

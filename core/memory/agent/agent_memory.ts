@@ -1,11 +1,11 @@
-import { LinkError } from "../base/mod.ts";
-import { type AgentContext, type AgentSettings, loadAgentConfig } from "../agent/mod.ts";
-import type { Spec } from "../spec/mod.ts";
-import { MemoryIndex } from "./memory_index.ts";
-import type { MemorySearch } from "./memory_hit.ts";
-import { memoryPlaceOf } from "./memory_place.ts";
-import { QUERY_MAX_CHARS, searchMemory } from "./search_memory.ts";
-import { askMemoryService } from "./memory_client.ts";
+import { LinkError } from "../../base/mod.ts";
+import { type AgentContext, type AgentSettings, loadAgentConfig } from "../../agent/mod.ts";
+import type { Spec } from "../../spec/mod.ts";
+import { MemoryIndex } from "../memory_index.ts";
+import type { MemorySearch } from "../memory_hit.ts";
+import { memoryPlaceOf } from "../memory_place.ts";
+import { checkQuery, searchMemory } from "../search_memory.ts";
+import { askMemoryService } from "../memory_client.ts";
 
 /** What `lnk agent memory status` says. */
 export interface MemoryStatus {
@@ -75,17 +75,4 @@ export async function searchAgentMemory(
     limit: options.limit,
     asleep: "Searched by words alone: the agent is asleep, and only its memory service embeds for it",
   });
-}
-
-/** A query memory takes: some words, not too long. */
-export function checkQuery(query: string): void {
-  if (query.trim() === "" || query.length > QUERY_MAX_CHARS) {
-    throw new LinkError(
-      "USAGE",
-      `Cannot search memory: the query must be 1 to ${QUERY_MAX_CHARS} characters`,
-      {
-        hint: 'Give some words to look for, such as `lnk agent memory search "where Bo lives"`',
-      },
-    );
-  }
 }

@@ -1,5 +1,5 @@
-import { errorFromAnswer, LinkError, type LinkPaths, logger } from "../base/mod.ts";
-import { memoryServiceSocketPath } from "./memory_client.ts";
+import { errorFromAnswer, LinkError, type LinkPaths, logger } from "../../base/mod.ts";
+import { memoryServiceSocketPath } from "../memory_client.ts";
 import { ensureMemoryService } from "./memory_service_start.ts";
 
 const log = logger("memory");
