@@ -9,7 +9,7 @@ import {
   type EmbedEndpoint,
   serveEmbedEndpoint,
 } from "../memory/mod.ts";
-import { MemorySession } from "../memory/agent/mod.ts";
+import { MemorySession, type MemorySessionOptions } from "../memory/agent/mod.ts";
 import { memoryToolServer } from "../memory/tools/mod.ts";
 import type { Spec } from "../spec/mod.ts";
 
@@ -29,18 +29,24 @@ export class MemorySeat implements AsyncDisposable {
   readonly #agent: AgentSettings;
   readonly #model: string | undefined;
   readonly #proof: Secret;
+  readonly #env: MemorySessionOptions["env"];
   #endpoint: EmbedEndpoint | undefined;
   #provider: Promise<EmbeddingsProvider> | undefined;
 
-  constructor(paths: LinkPaths, agent: AgentSettings, options: { spec: Spec; key: AgentKey }) {
+  constructor(
+    paths: LinkPaths,
+    agent: AgentSettings,
+    options: { spec: Spec; key: AgentKey; env?: MemorySessionOptions["env"] },
+  ) {
     this.#paths = paths;
     this.#agent = agent;
     this.#model = options.spec.memory.embeddings;
+    this.#env = options.env ?? Deno.env;
     this.#proof = new Secret(embeddingProof(options.key, { agentId: agent.id, owner: agent.owner }));
     this.session = new MemorySession({
       paths,
       agent,
-      env: Deno.env,
+      env: this.#env,
       embed: () =>
         this.#endpoint && this.#model
           ? { socket: this.#endpoint.socket, proof: this.#proof.reveal(), model: this.#model }
@@ -95,7 +101,7 @@ export class MemorySeat implements AsyncDisposable {
     this.#provider ??= resolveModel({
       model: this.#agent.model,
       modelUrl: this.#agent.model_url,
-      env: Deno.env,
+      env: this.#env,
     })
       .then((m) => ({ baseUrl: m.baseUrl, key: m.key }));
     this.#provider.catch((err) => {

@@ -44,7 +44,9 @@ export function memoryToolServer(ctx: MemoryToolsContext): McpServer {
         // The asking conversation is in the model's context already: its own events are left out.
         const thread = extra._meta?.["link.local/thread"];
         const exclude = typeof thread === "string" ? thread : undefined;
-        const found = await ctx.ask("/search", { agent: ctx.agentId, ...args, exclude }) as MemorySearch;
+        // Which agent is the proxy's own, set last: nothing a call sends names another.
+        const body = { query: args.query, limit: args.limit, exclude, agent: ctx.agentId };
+        const found = await ctx.ask("/search", body) as MemorySearch;
         return searchText(found);
       }),
   );

@@ -79,3 +79,23 @@ Deno.test("lnk agent memory search takes a query and a whole --limit", async () 
   assert.equal(limit.code, 2);
   assert.match(limit.stderr, /--limit "two" is not a whole number/);
 });
+
+Deno.test("lnk agent memory search makes a corrupt index again from the agent's files, losing nothing", async () => {
+  await using home = await tempHome();
+  const { id } = await runJson<{ id: string }>(["agent", "create", "--json"], home);
+  await runJson(["agent", "memory", "on", "--json"], home);
+  const memory = join(home.path, "Link", "Agents", "main", "Agent", "memory");
+  await Deno.writeTextFile(join(memory, "people.md"), "Bo lives in Lisbon.\n");
+  await runJson(["agent", "memory", "search", "Lisbon", "--json"], home);
+  const index = join(home.paths.agentState(id), "memory", "index.sqlite");
+  await Deno.writeTextFile(index, "garbage, not SQLite ".repeat(500));
+  const found = await runJson<{ hits: { origin: unknown }[] }>([
+    "agent",
+    "memory",
+    "search",
+    "Lisbon",
+    "--json",
+  ], home);
+  assert.deepEqual(found.hits.map((h) => h.origin), [{ kind: "note", note: "people", line: 1 }]);
+  assert.equal(await Deno.readTextFile(join(memory, "people.md")), "Bo lives in Lisbon.\n");
+});
