@@ -33,12 +33,15 @@ function toolNames(request: FakeModelRequest): string[] {
   );
 }
 
-sandboxedTest(
-  "memory: a note written in one conversation is found in another by words and by meaning, through the real MCP SDK with the harness in its sandbox (MEM-1, MEM-4)",
-  async () => {
+async function rememberedAcrossConversations(shared: boolean): Promise<void> {
+  {
     const embeddings = fakeEmbeddings();
     await using model = await serveFakeModel({ embeddings });
     await using home = await tempHome();
+    if (shared) {
+      await Deno.mkdir(home.paths.lnk, { recursive: true, mode: 0o700 });
+      await Deno.writeTextFile(home.paths.machineToml, "shared_bridge = true\n", { mode: 0o600 });
+    }
     const agent = await createAgent(home, model);
     await runJson(["agent", "memory", "on", "--json"], home);
     const spec = agent.layout.specToml;
@@ -98,7 +101,7 @@ sandboxedTest(
       assert.ok(!JSON.stringify(embeddings.requests).includes(proof));
       // The proof is in no log (MEM-6).
       const logs = [
-        serviceLog(home, "bridge", agent.id),
+        shared ? join(home.paths.run, "lnk-bridges.log") : serviceLog(home, "bridge", agent.id),
         join(home.paths.run, `lnk-memory-${settings.owner}.log`),
       ];
       for (const log of logs) assert.ok(!(await Deno.readTextFile(log)).includes(proof), log);
@@ -107,5 +110,15 @@ sandboxedTest(
     } finally {
       await runJson(["agent", "stop"], home);
     }
-  },
+  }
+}
+
+sandboxedTest(
+  "memory: a note written in one conversation is found in another by words and by meaning, through the real MCP SDK with the harness in its sandbox (MEM-1, MEM-4)",
+  () => rememberedAcrossConversations(false),
+);
+
+sandboxedTest(
+  "memory on the shared bridge: the same, the agent carried by `lnk agent bridges` (MEM-1)",
+  () => rememberedAcrossConversations(true),
 );
