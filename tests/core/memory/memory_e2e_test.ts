@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { embeddingProof } from "../../../core/base/mod.ts";
+import { embeddingProof, encodeKey } from "../../../core/base/mod.ts";
+import { askMemoryService } from "../../../core/memory/mod.ts";
 import { loadSettings, readKey } from "../../../core/agent/mod.ts";
 import { type FakeModelRequest, serveFakeModel } from "../../fakes/fake_model.ts";
 import { fakeEmbeddings } from "../../fakes/fake_embeddings.ts";
@@ -38,6 +39,8 @@ async function rememberedAcrossConversations(shared: boolean): Promise<void> {
     const embeddings = fakeEmbeddings();
     await using model = await serveFakeModel({ embeddings });
     await using home = await tempHome();
+    // Debug lines too: the proof must be in none of them (MEM-6).
+    home.env.set("LNK_LOG", "debug");
     if (shared) {
       await Deno.mkdir(home.paths.lnk, { recursive: true, mode: 0o700 });
       await Deno.writeTextFile(home.paths.machineToml, "shared_bridge = true\n", { mode: 0o600 });
@@ -105,8 +108,24 @@ async function rememberedAcrossConversations(shared: boolean): Promise<void> {
         join(home.paths.run, `lnk-memory-${settings.owner}.log`),
       ];
       for (const log of logs) assert.ok(!(await Deno.readTextFile(log)).includes(proof), log);
+      assert.match(await Deno.readTextFile(logs[0]!), /"level":"debug".*"msg":"Embedding endpoint open"/);
       const status = await runJson<{ service: unknown }>(["agent", "memory", "status", "--json"], home);
       assert.deepEqual(status.service, { running: true, serving: true });
+      // The memory service holds the proof, never the key: not in its arguments nor its environment (MEM-6).
+      const state = await askMemoryService(home.paths, settings.owner, "/state") as { pid: number };
+      const seen = await Promise.all(
+        ["cmdline", "environ"].map((f) => Deno.readTextFile(`/proc/${state.pid}/${f}`)),
+      );
+      assert.ok(!seen.join("").includes(encodeKey(key)) && !seen.join("").includes(proof));
+      // The owner's own search, while the agent is awake, goes through its service: by meaning too.
+      const owners = await runJson<{ by: string; hits: { origin: unknown }[] }>(
+        ["agent", "memory", "search", "kitten", "--json"],
+        home,
+      );
+      assert.equal(owners.by, "words and meaning");
+      assert.ok(
+        owners.hits.some((h) => JSON.stringify(h.origin) === '{"kind":"note","note":"pets","line":1}'),
+      );
     } finally {
       await runJson(["agent", "stop"], home);
     }
