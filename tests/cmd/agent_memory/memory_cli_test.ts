@@ -7,6 +7,8 @@ Deno.test("lnk agent memory: off for a new agent (MEM-1), on and off again keepi
   await runJson(["agent", "create"], home);
   const spec = join(home.path, "Link", "Agents", "main", "Config", "spec.toml");
   const before = await Deno.readTextFile(spec);
+  const shown = await runJson<{ spec: { memory: unknown } }>(["agent", "show", "--json"], home);
+  assert.deepEqual(shown.spec.memory, { on: false });
   const status = await runJson(["agent", "memory", "status", "--json"], home);
   assert.deepEqual(status, {
     agent: "main",
