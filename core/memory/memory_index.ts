@@ -120,12 +120,17 @@ export class MemoryIndex implements Disposable {
   }
 
   /**
-   * Gives every piece without a vector one from `embedder`, a batch at a time: a batch is written
-   * only once its whole answer is read and checked, so a provider that fails leaves no half batch.
+   * Gives pieces without a vector one from `embedder` (at most `max`, every one unless told), a
+   * batch at a time: a batch is written only once its whole answer is read and checked, so a
+   * provider that fails leaves no half batch.
    */
-  async embedPending(embedder: Embedder, signal?: AbortSignal): Promise<number> {
+  async embedPending(
+    embedder: Embedder,
+    options: { max?: number; signal?: AbortSignal } = {},
+  ): Promise<number> {
     let done = 0;
-    for (;;) {
+    const max = options.max ?? Infinity;
+    while (done < max) {
       const vecReady = this.#meta("vec_model") === embedder.model && this.#hasVec();
       const rows = vecReady
         ? this.#db.prepare(
@@ -133,7 +138,7 @@ export class MemoryIndex implements Disposable {
         ).all(EMBED_BATCH)
         : this.#db.prepare("select id, text from chunks order by id limit ?").all(EMBED_BATCH);
       if (rows.length === 0) return done;
-      const vectors = await embedder.embed(rows.map((r) => String(r.text)), signal);
+      const vectors = await embedder.embed(rows.map((r) => String(r.text)), options.signal);
       this.#transaction(() => {
         this.#ensureVec(embedder.model, vectors[0]!.length);
         rows.forEach((row, i) => {
@@ -145,6 +150,7 @@ export class MemoryIndex implements Disposable {
       });
       done += rows.length;
     }
+    return done;
   }
 
   /**

@@ -15,6 +15,7 @@ export { type MemoryPlace, memoryPlaceOf } from "./memory_place.ts";
 /** Searching an index, by words and, with an embedder, by meaning. */
 export {
   checkQuery,
+  EMBED_PER_SEARCH,
   NO_EMBEDDINGS_NOTE,
   QUERY_MAX_CHARS,
   SEARCH_LIMIT_MAX,

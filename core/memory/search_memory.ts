@@ -10,6 +10,9 @@ export const SEARCH_LIMIT_MAX = 50;
 /** The longest query memory takes. */
 export const QUERY_MAX_CHARS = 2_000;
 
+/** The most pieces one search embeds before it answers. */
+export const EMBED_PER_SEARCH = 256;
+
 /** Why a search without embeddings is by words alone. */
 export const NO_EMBEDDINGS_NOTE =
   "Searched by words alone: no embeddings model is set for this agent ([memory] embeddings in its spec)";
@@ -38,7 +41,9 @@ export async function searchMemory(
     };
   }
   try {
-    await index.embedPending(embedder, options.signal);
+    // A long history is embedded a share at each search (and at each session's start), so no
+    // search waits on all of it; what has no vector yet is still found by its words.
+    await index.embedPending(embedder, { max: EMBED_PER_SEARCH, signal: options.signal });
     const [values] = await embedder.embed([query], options.signal);
     const hits = index.search(query, { limit, exclude, vector: { model: embedder.model, values: values! } });
     return { hits, by: "words and meaning" };

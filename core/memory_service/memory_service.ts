@@ -5,6 +5,7 @@ import { loadAgentConfig } from "../agent/agent_config.ts";
 import {
   bindingEmbedder,
   checkQuery,
+  EMBED_PER_SEARCH,
   type Embedder,
   MemoryIndex,
   type MemoryPlace,
@@ -97,6 +98,7 @@ export class MemoryService implements AsyncDisposable {
     this.#sessions.set(request.agent, { join, embedder });
     this.#linger.set(this.#sessions.size);
     log.info("Memory session started", { agent: request.agent, embeds: embedder !== undefined });
+    void this.#warm(request.agent, embedder);
     return join;
   }
 
@@ -136,6 +138,23 @@ export class MemoryService implements AsyncDisposable {
       const written = await writeNote(place.agentFolder, note);
       await index.refresh();
       return written;
+    });
+  }
+
+  /**
+   * Brings the agent's index up to date as its session starts, in its queue, so its first search
+   * waits on little; a provider failing here is said in the log and tried again at the search.
+   */
+  async #warm(agent: string, embedder: Embedder | undefined): Promise<void> {
+    await this.#serial(agent, async () => {
+      const { index } = await this.#indexOf(agent);
+      await index.refresh();
+      if (embedder) await index.embedPending(embedder, { max: EMBED_PER_SEARCH });
+    }).catch((err) => {
+      log.warn("Memory could not bring the agent's index up to date yet", {
+        agent,
+        error: err instanceof Error ? err.message : String(err),
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryIndex, searchMemory } from "../../../core/memory/mod.ts";
+import { fakeVector } from "../../fakes/fake_embeddings.ts";
 import { memoryFolder } from "./_support.ts";
 
 Deno.test("MemoryIndex finds a note by its words, saying its note and line, and a conversation by its event", async () => {
@@ -86,4 +87,22 @@ Deno.test("searchMemory without embeddings searches by words and says so", async
   assert.equal(found.by, "words");
   assert.match(found.note!, /no embeddings model/);
   assert.equal(found.hits.length, 1);
+});
+
+Deno.test("MemoryIndex.embedPending embeds a long history a share at a time, what has no vector still found by words", async () => {
+  await using m = await memoryFolder();
+  const note = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} about the cello`).join("\n\n");
+  await m.note("long", note);
+  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  await index.refresh();
+  // The provider's side, in process: the fake provider's own vectors, one per text.
+  const embedder = {
+    model: "e",
+    embed: (texts: readonly string[]) => Promise.resolve(texts.map(fakeVector)),
+  };
+  assert.equal(await index.embedPending(embedder, { max: 40 }), 64);
+  assert.deepEqual(index.counts("e"), { chunks: 100, embedded: 64 });
+  assert.equal(index.search("Paragraph 99", { limit: 1 })[0]!.text, "Paragraph 99 about the cello");
+  assert.equal(await index.embedPending(embedder), 36);
+  assert.deepEqual(index.counts("e"), { chunks: 100, embedded: 100 });
 });
