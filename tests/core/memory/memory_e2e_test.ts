@@ -34,6 +34,23 @@ function toolNames(request: FakeModelRequest): string[] {
   );
 }
 
+/** The status of one embedding request at the agent's unix embedding endpoint. */
+async function embedStatus(socket: string, authorization: string): Promise<number> {
+  const client = Deno.createHttpClient({ proxy: { transport: "unix", path: socket } });
+  try {
+    const res = await fetch("http://embed/v1/embeddings", {
+      client,
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body: JSON.stringify({ model: "fake-embed", input: ["kitten"] }),
+    });
+    await res.body?.cancel();
+    return res.status;
+  } finally {
+    client.close();
+  }
+}
+
 async function rememberedAcrossConversations(shared: boolean): Promise<void> {
   {
     const embeddings = fakeEmbeddings();
@@ -126,6 +143,17 @@ async function rememberedAcrossConversations(shared: boolean): Promise<void> {
       assert.ok(
         owners.hits.some((h) => JSON.stringify(h.origin) === '{"kind":"note","note":"pets","line":1}'),
       );
+      // A restart makes a new key: the old proof is refused at the new endpoint, the new one taken (MEM-7).
+      await runJson(["agent", "stop"], home);
+      await runJson(["agent", "start"], home);
+      const renewed = embeddingProof((await readKey(home.paths, agent.id))!, {
+        agentId: agent.id,
+        owner: settings.owner,
+      });
+      assert.notEqual(renewed, proof);
+      const embed = join(home.paths.run, "embed", `${agent.id}.sock`);
+      assert.equal(await embedStatus(embed, `Link-Binding ${agent.id}:${proof}`), 401);
+      assert.equal(await embedStatus(embed, `Link-Binding ${agent.id}:${renewed}`), 200);
     } finally {
       await runJson(["agent", "stop"], home);
     }
