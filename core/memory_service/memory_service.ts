@@ -46,7 +46,8 @@ export interface AttachRequest {
  * One owner's Link Memory (MEM-2): the indexes of that owner's agents with memory on, searched
  * and written for them, each agent's embeddings asked with its own binding's proof (MEM-7). It
  * ends MEMORY_LINGER_MS after its last session (PRC-14) and never waits on a model server: an
- * embedder is asked only at a search, and a failing one makes the search one by words.
+ * embedder is asked only at a search, or in the background as a session starts, and a failing
+ * one makes the search one by words.
  */
 export class MemoryService implements AsyncDisposable {
   readonly #paths: LinkPaths;

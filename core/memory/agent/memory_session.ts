@@ -54,8 +54,14 @@ export class MemorySession implements AsyncDisposable {
         hint: "Send it a message; it wakes with its memory",
       });
     }
-    this.#attached ??= this.#attach();
-    this.#attached.catch(() => (this.#attached = undefined));
+    if (!this.#attached) {
+      const attaching = this.#attach();
+      this.#attached = attaching;
+      // A failed attach is tried again at the next call; a newer one is never let go for it.
+      attaching.catch(() => {
+        if (this.#attached === attaching) this.#attached = undefined;
+      });
+    }
     await this.#attached;
   }
 
