@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { LinkError, type Secret } from "../base/mod.ts";
+import { type Clock, LinkError, type Secret, SYSTEM_CLOCK } from "../base/mod.ts";
 import type { Embedder } from "./embedder.ts";
+
+/** How long one embedding request may take before the search goes on by words. */
+export const EMBED_TIMEOUT_MS = 30_000;
 
 /** The longest vector memory takes from a provider. */
 const DIMS_MAX = 8_192;
@@ -21,6 +24,7 @@ export interface BindingEmbedderOptions {
   /** The agent's embedding binding proof, held redacted (MEM-6). */
   readonly proof: Secret;
   readonly model: string;
+  readonly clock?: Clock;
 }
 
 /**
@@ -33,8 +37,15 @@ export function bindingEmbedder(options: BindingEmbedderOptions): Embedder {
     model: options.model,
     async embed(texts, signal) {
       const client = Deno.createHttpClient({ proxy: { transport: "unix", path: options.socket } });
+      // A provider that never answers ends the request, never the search (it goes on by words).
+      const deadline = new AbortController();
+      const timer = (options.clock ?? SYSTEM_CLOCK).sleep(EMBED_TIMEOUT_MS, deadline.signal).then(
+        () => deadline.abort(),
+        () => {},
+      );
+      signal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
       try {
-        const res = await fetch("http://embeddings/v1/embeddings", {
+        const { res, text } = await answerOf(fetch("http://embeddings/v1/embeddings", {
           client,
           method: "POST",
           headers: {
@@ -43,12 +54,7 @@ export function bindingEmbedder(options: BindingEmbedderOptions): Embedder {
           },
           body: JSON.stringify({ model: options.model, input: texts }),
           signal,
-        }).catch((err) => {
-          throw new LinkError("PROVIDER_ERROR", "Cannot reach the agent's embedding endpoint", {
-            cause: err,
-          });
-        });
-        const text = await res.text();
+        }));
         if (!res.ok) {
           throw new LinkError("PROVIDER_ERROR", `The embeddings provider answered ${res.status}`, {
             hint: res.status === 429 ? "It is rate limited: search again later" : undefined,
@@ -57,9 +63,21 @@ export function bindingEmbedder(options: BindingEmbedderOptions): Embedder {
         return vectorsOf(text, texts.length);
       } finally {
         client.close();
+        if (!deadline.signal.aborted) deadline.abort();
+        await timer;
       }
     },
   };
+}
+
+/** The whole answer, or PROVIDER_ERROR when it did not come (refused, cut, past its deadline). */
+async function answerOf(asked: Promise<Response>): Promise<{ res: Response; text: string }> {
+  try {
+    const res = await asked;
+    return { res, text: await res.text() };
+  } catch (err) {
+    throw new LinkError("PROVIDER_ERROR", "The agent's embedding endpoint did not answer", { cause: err });
+  }
 }
 
 function vectorsOf(text: string, count: number): number[][] {

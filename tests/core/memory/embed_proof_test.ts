@@ -185,3 +185,28 @@ Deno.test("searchMemory finds a note by meaning through the endpoint, and falls 
   assert.deepEqual(meant.hits[0]!.by, ["meaning"]);
   assert.deepEqual(index.counts("e"), { chunks: 2, embedded: 2 });
 });
+
+Deno.test("bindingEmbedder gives up on an endpoint that never answers after 30 s, as PROVIDER_ERROR", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lnk-embed-" });
+  const socket = join(dir, "silent.sock");
+  const release = Promise.withResolvers<void>();
+  const asked = Promise.withResolvers<void>();
+  const server = Deno.serve({ path: socket, transport: "unix", onListen() {} }, async () => {
+    asked.resolve();
+    await release.promise;
+    return new Response("late");
+  });
+  try {
+    const clock = new FakeClock();
+    const proof = new Secret(embeddingProof(newAgentKey(), { agentId: "a1", owner: OWNER }));
+    const embedder = bindingEmbedder({ socket, agentId: "a1", proof, model: "e", clock });
+    const refused = assert.rejects(embedder.embed(["hi"]), { name: "LinkError", code: "PROVIDER_ERROR" });
+    await asked.promise;
+    await clock.advance(30_000);
+    await refused;
+  } finally {
+    release.resolve();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
