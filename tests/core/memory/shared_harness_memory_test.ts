@@ -55,7 +55,10 @@ sandboxedTest(
     model.reply("4711.");
     assert.equal(await askEndpoint(home, a, "what is the vault code"), "4711.");
     await model.nextRequest();
-    assert.match(toolResult(await model.nextRequest()), /^1\. note "secret", line 1 \(by words\):\nThe vault code is 4711/);
+    assert.match(
+      toolResult(await model.nextRequest()),
+      /^1\. note "secret", line 1 \(by words\):\nThe vault code is 4711/,
+    );
 
     const settings = await loadSettings(home.paths, a.id);
     const state = await askMemoryService(home.paths, settings.owner, "/state") as { agents: string[] };
