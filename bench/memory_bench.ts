@@ -77,7 +77,7 @@ if (import.meta.main) {
   const { times, bare } = await restartTimes(restarts);
   const linger = await lingerTimes(2);
   const [p50, p95, bareP50] = [percentile(times, 50), percentile(times, 95), percentile(bare, 50)];
-  line(`bare node:sqlite open of the index: p50 ${bareP50.toFixed(2)} ms (${restarts} opens)`);
+  line(`bare node:sqlite open of a database file: p50 ${bareP50.toFixed(2)} ms (${restarts} opens)`);
   line(
     `memory service linger after the last session: ${
       linger.map((t) => `${(t / 1000).toFixed(2)} s`).join(", ")
