@@ -21,6 +21,7 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,
   "harness host": async () => (await import("./core/harness/serve/mod.ts")).runHarnessHostRole,
   "harness shared": async () => (await import("./core/shared_harness/mod.ts")).runSharedHarnessRole,
+  "memory serve": async () => (await import("./core/memory_service/mod.ts")).runMemoryServiceRole,
   // Its own file, not core/harness/serve/mod.ts: it loads the modules a wake loads, and those alone.
   "harness warm": async () =>
     (await import("./core/harness/serve/run_harness_warm_role.ts")).runHarnessWarmRole,

@@ -9,7 +9,7 @@ const LAYERS: [number, RegExp][] = [
   [1, /^core\/base\//],
   [2, /^core\/spec\//],
   [3, /^(http1|sandbox|proxy|link_bridge|connections)\//],
-  [5, /^core\/(agent_bridge|agent_run|shared_bridge|shared_harness)\//],
+  [5, /^core\/(agent_bridge|agent_run|shared_bridge|shared_harness|memory_service)\//],
   [4, /^core\/[a-z_]+\//],
   [6, /^cmd\//],
   [7, /^main\.ts$/],
@@ -46,6 +46,13 @@ const NOT_MOD_ON_PURPOSE = new Map([
   ],
   ["core/shared_harness/shared_harness.ts -> core/harness/serve/host_protocol.ts", "the host protocol"],
   ["core/shared_harness/shared_sandbox.ts -> core/harness/serve/host_protocol.ts", "the host protocol"],
+  // The memory service starts at a wake (PRC-14): it loads the few files of agents and the store it reads by.
+  ["core/memory_service/memory_service.ts -> core/agent/settings.ts", "an agent's settings, for its owner"],
+  ["core/memory_service/memory_service.ts -> core/agent/agent_config.ts", "an agent's spec, for [memory] on"],
+  [
+    "core/memory/memory_chunks.ts -> core/harness/store/conversation_folder.ts",
+    "a conversation's folder name",
+  ],
 ]);
 
 Deno.test("Link's source has no import cycle, and each import goes to its own layer or a lower one", async () => {

@@ -8,6 +8,7 @@ import { disconnect } from "./disconnect.ts";
 import { harness } from "./harness/mod.ts";
 import { list } from "./list.ts";
 import { logs } from "./logs.ts";
+import { memory } from "./memory.ts";
 import { remove } from "./remove.ts";
 import { restore } from "./restore.ts";
 import { schedule } from "./schedule.ts";
@@ -35,6 +36,7 @@ export const agent: Group = {
     chat,
     schedule,
     skill,
+    memory,
     connect,
     disconnect,
     share,

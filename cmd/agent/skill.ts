@@ -69,7 +69,7 @@ const add: Command = {
     if (!added.memory) {
       io.note(
         `Memory is off for agent "${added.agent}": the skill is listed in every prompt, and what the agent ` +
-          "learns using it is not kept (set [memory] enabled = true in its spec.toml to keep it)",
+          `learns using it is not kept (turn memory on with \`lnk agent memory on --agent ${added.agent}\` to keep it)`,
       );
     }
   },

@@ -10,7 +10,9 @@ import {
   systemTimeZone,
 } from "../scheduler/mod.ts";
 import type { Spec } from "../spec/mod.ts";
-import { serveToolProxy, type ToolProxy } from "../tool_proxy/mod.ts";
+import { serveToolProxy, type ToolProxy, type ToolServerFactory } from "../tool_proxy/mod.ts";
+import { MEMORY_SERVER } from "../memory/tools/mod.ts";
+import type { MemorySeat } from "./memory_seat.ts";
 
 /**
  * The agent's tool proxy (SBX-18) on `.net/<id>/tools.sock`, as its bridge holds it: the seat its
@@ -19,20 +21,24 @@ import { serveToolProxy, type ToolProxy } from "../tool_proxy/mod.ts";
  * the port never takes that one's socket. It serves Link Scheduler's tools for this agent alone:
  * its jobs in `Agent/schedule/`, its zone (`[run] time_zone`, else the machine's), its caps
  * (`[tool.scheduler]`), and whether its harness narrows (SCH-8), fixed for the bridge's run as the
- * spec is.
+ * spec is. With memory on (MEM-1) it serves Link Memory's tools too, as `memory`: the list is
+ * fixed for the bridge's run, so the tools stay the same at every turn.
  */
 export class AgentTools implements ToolProxySeat {
   readonly socket: string;
-  readonly servers: readonly string[] = [SCHEDULER_SERVER];
+  readonly servers: readonly string[];
   #paths: LinkPaths;
   #agent: AgentSettings;
   #spec: Spec;
+  #memory: MemorySeat | undefined;
   #proxy: ToolProxy | undefined;
 
-  constructor(paths: LinkPaths, agent: AgentSettings, spec: Spec) {
+  constructor(paths: LinkPaths, agent: AgentSettings, spec: Spec, options: { memory?: MemorySeat } = {}) {
     this.#paths = paths;
     this.#agent = agent;
     this.#spec = spec;
+    this.#memory = options.memory;
+    this.servers = options.memory ? [SCHEDULER_SERVER, MEMORY_SERVER] : [SCHEDULER_SERVER];
     this.socket = joinPath(paths.net(agent.id), TOOL_SOCKET);
   }
 
@@ -48,6 +54,8 @@ export class AgentTools implements ToolProxySeat {
     const caps = { hops: scheduler.hops, perDay: scheduler.per_day };
     const narrows = KNOWN[agent.harness]?.tools === true;
     await Deno.mkdir(paths.net(agent.id), { recursive: true, mode: 0o700 });
+    const memory = this.#memory;
+    const more: Record<string, ToolServerFactory> = memory ? { [MEMORY_SERVER]: () => memory.server() } : {};
     this.#proxy = await serveToolProxy({
       path: this.socket,
       agentId: agent.id,
@@ -64,6 +72,7 @@ export class AgentTools implements ToolProxySeat {
             narrows,
             clock: SYSTEM_CLOCK,
           }),
+        ...more,
       },
     });
     return this.#proxy;

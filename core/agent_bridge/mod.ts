@@ -48,5 +48,7 @@ export {
 } from "./bridges/mod.ts";
 /** The agent's tool proxy, serving Link Scheduler's tools for it (SBX-18). */
 export { AgentTools } from "./agent_tools.ts";
+/** Link Memory as an agent's bridge holds it: its session, its tools and its embedding endpoint (MEM-1..7). */
+export { MemorySeat } from "./memory_seat.ts";
 /** A `lnk connection bridge` per connection of an agent, each started again when it ends. */
 export { runConnectionBridges } from "./connection_bridges.ts";

@@ -23,6 +23,7 @@ import { roleAgentId } from "../agent/mod.ts";
 import { warmHarnessCode } from "../agent/launch/mod.ts";
 import { runConnectionBridges } from "./connection_bridges.ts";
 import { AgentTools } from "./agent_tools.ts";
+import { MemorySeat } from "./memory_seat.ts";
 import { listenForWebhooks } from "../webhooks/mod.ts";
 
 const log = logger("bridge");
@@ -53,13 +54,16 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const socket = join(paths.net(id), "endpoint.sock");
   const caller = { agentId: id, agentName: settings.name, key };
   const port = settings.ports.endpoint;
+  // Link Memory (MEM-1), when on: a session at each wake, its tools, its embedding endpoint.
+  await using memory = spec.memory.on ? new MemorySeat(paths, settings, { spec, key }) : undefined;
   // Link's tools (SBX-18), outside the sandbox; each start of the sandbox makes its secret.
-  const tools = new AgentTools(paths, settings, spec);
+  const tools = new AgentTools(paths, settings, spec, { memory });
+  const starter = starterFor(settings, { paths, socket, toolProxy: tools });
   const door = await openAgentDoor({
     agentId: id,
     port,
     socket,
-    starter: starterFor(settings, { paths, socket, toolProxy: tools }),
+    starter: memory ? memory.starter(starter) : starter,
     idleAfterMs: parseDuration(spec.run.idle_after),
     askHarness: () => askHarnessBusy(socket, caller),
     key,
@@ -82,6 +86,7 @@ export async function runBridgeRole(args: string[], signal: AbortSignal): Promis
   const served = { agent: { id, owner: settings.owner }, key, paths };
   await using store = await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) });
   await using wayIn = await serveWayIn(served);
+  await memory?.serve();
   await using toolProxy = await tools.serve();
   // Posts to its webhooks come to its door as strangers' messages, on 127.0.0.1 only (WHK-1).
   await using _webhooks = await listenForWebhooks(paths, settings, { key });

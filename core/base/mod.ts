@@ -53,6 +53,8 @@ export {
   type AgentKey,
   checkProof,
   decodeKey,
+  EMBEDDING_BINDING_LABEL,
+  embeddingProof,
   encodeKey,
   makeProof,
   newAgentKey,

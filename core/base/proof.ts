@@ -57,3 +57,16 @@ export function decodeKey(text: string): AgentKey {
 export function sha256Hex(data: Uint8Array | string): string {
   return bytesToHex(sha256(typeof data === "string" ? new TextEncoder().encode(data) : data));
 }
+
+/** The label of the memory embedding binding proof, as seeds/003 spells it (MEM-4). */
+export const EMBEDDING_BINDING_LABEL = "memory embedding binding";
+
+/**
+ * The memory embedding binding proof (MEM-4): HMAC-SHA256 of the label and the binding's identity
+ * (the agent's ID and its owner, NUL-joined) under the agent's key, hex. A new key (each start)
+ * makes a new proof, so an old one is worthless (MEM-7).
+ */
+export function embeddingProof(key: AgentKey, binding: { agentId: string; owner: string }): string {
+  const message = [EMBEDDING_BINDING_LABEL, binding.agentId, binding.owner].join("\0");
+  return bytesToHex(hmac(sha256, key, new TextEncoder().encode(message)));
+}

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Clock, LinkError, logger, parseDuration } from "../base/mod.ts";
 import { isTimeZone, systemTimeZone } from "../scheduler/mod.ts";
 import { loadAgentConfig } from "../agent/mod.ts";
-import { AgentTools, serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
+import { AgentTools, MemorySeat, serveStoreBridge, serveWayIn, storeDriverFor } from "../agent_bridge/mod.ts";
 import type { AgentContext } from "../agent/mod.ts";
 import { readKey } from "../agent/mod.ts";
 import { layoutOf } from "../agent/mod.ts";
@@ -14,7 +14,12 @@ import {
   runConnectionBridges,
   stoppedAccepting,
 } from "../agent_bridge/mod.ts";
-import { type AgentStarter, inBridgeStarter, type ToolProxySeat } from "../agent/launch/mod.ts";
+import {
+  type AgentStarter,
+  type InBridgeStarter,
+  inBridgeStarter,
+  type ToolProxySeat,
+} from "../agent/launch/mod.ts";
 import { listenForWebhooks, type WebhookListener } from "../webhooks/mod.ts";
 
 const log = logger("bridges");
@@ -69,12 +74,15 @@ export async function carryAgent(id: string, start: string, options: CarryOption
   }
   await Deno.mkdir(paths.net(id), { recursive: true, mode: 0o700 });
   const socket = join(paths.net(id), "endpoint.sock");
+  // Link Memory (MEM-1), when on: a session at each wake, its tools, its embedding endpoint.
+  const memory = spec.memory.on ? new MemorySeat(paths, settings, { spec, key }) : undefined;
   // Link's tools (SBX-18), served here; each start of the agent's sandbox makes its secret.
-  const tools = new AgentTools(paths, settings, spec);
-  const starter = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s, tools)))(
+  const tools = new AgentTools(paths, settings, spec, { memory });
+  const started = await (options.starter ?? ((a, s) => bridgeStarterFor(options.ctx, a, s, tools)))(
     settings,
     socket,
   );
+  const starter = memory && "preload" in started ? memory.starter(started as InBridgeStarter) : started;
   const caller = { agentId: id, agentName: settings.name, key };
   const door = await openAgentDoor({
     agentId: id,
@@ -99,11 +107,13 @@ export async function carryAgent(id: string, start: string, options: CarryOption
       await connections;
       await webhooks?.[Symbol.asyncDispose]();
       for (const part of [...held].reverse()) await part[Symbol.asyncDispose]();
+      await memory?.[Symbol.asyncDispose]();
     })();
   try {
     const served = { agent: { id, owner: settings.owner }, key, paths };
     held.push(await serveStoreBridge({ ...served, driver: storeDriverFor(paths, settings, spec) }));
     held.push(await serveWayIn(served));
+    await memory?.serve();
     held.push(await tools.serve());
     // Its webhooks, on 127.0.0.1 only (WHK-1), as its own bridge listens for them.
     webhooks = await listenForWebhooks(paths, settings, { key });

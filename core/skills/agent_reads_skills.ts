@@ -8,20 +8,20 @@ export function harnessReadsSkills(agent: AgentSettings): boolean {
   return KNOWN[agent.harness]?.readsSkills === true;
 }
 
-/** Only `[memory] enabled` matters here: the rest of the spec is the harness's to judge. */
+/** Only `[memory] on` matters here: the rest of the spec is the harness's to judge. */
 const MemorySection = z.looseObject({
-  memory: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+  memory: z.looseObject({ on: z.boolean().optional() }).optional(),
 });
 
 /**
  * Whether memory is on for the agent (SKL-6): opt-in, so off unless its spec says
- * `[memory] enabled = true`. A spec that cannot be read says nothing of memory: off.
+ * `[memory] on = true`. A spec that cannot be read says nothing of memory: off.
  */
 export async function memoryOn(layout: AgentLayout): Promise<boolean> {
   try {
     const text = await readTextIfExists(layout.specToml);
     if (text === undefined) return false;
-    return MemorySection.safeParse(parseToml(text, layout.specToml)).data?.memory?.enabled === true;
+    return MemorySection.safeParse(parseToml(text, layout.specToml)).data?.memory?.on === true;
   } catch {
     return false;
   }

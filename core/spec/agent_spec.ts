@@ -39,6 +39,12 @@ export const Spec = z.strictObject({
     }).prefault({}),
   }).prefault({}),
   access: z.strictObject({ strangers_tools: z.array(z.string()).default([]) }).prefault({}),
+  /** Link Memory (MEM-1): off unless the owner turns it on. */
+  memory: z.strictObject({
+    on: z.boolean().default(false),
+    /** The embeddings model asked of the agent's provider; without one, search is by words alone. */
+    embeddings: z.string().min(1).max(200).optional(),
+  }).prefault({}),
 });
 export type Spec = z.infer<typeof Spec>;
 
@@ -82,4 +88,11 @@ store = "files"
 # runner sits on the agent; the machine reads when the next job is due
 # (lnk agent schedule next --json) and runs lnk agent schedule run then.
 # wake = "runner"
+
+# Link Memory: an index of the agent's notes and conversations it searches by
+# words and, with an embeddings model, by meaning. Off unless turned on here
+# or with \`lnk agent memory on\`.
+# [memory]
+# on = true
+# embeddings = "text-embedding-3-small"
 `;

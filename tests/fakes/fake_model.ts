@@ -5,6 +5,7 @@
  */
 import { type FakeModelRequest, QueuedReply, type ReplyControl } from "./model/reply_control.ts";
 import { respond } from "./model/respond.ts";
+import type { FakeEmbeddings } from "./fake_embeddings.ts";
 import {
   estimateTokens,
   type FakeToolCall,
@@ -23,6 +24,8 @@ export interface FakeModelOptions {
   defaultText?: string;
   /** When set, a request without `Authorization: Bearer <key>` gets OpenAI's 401. */
   key?: string;
+  /** When set, POST /v1/embeddings is answered by it (tests/fakes/fake_embeddings.ts). */
+  embeddings?: FakeEmbeddings;
 }
 
 /** Options of a text reply. */
@@ -98,6 +101,11 @@ export function serveFakeModel(options: FakeModelOptions = {}): Promise<FakeMode
       probes.push(record);
       const data = models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" }));
       return Response.json({ object: "list", data });
+    }
+    if (req.method === "POST" && path === "/v1/embeddings" && options.embeddings) {
+      return await options.embeddings.handle(
+        new Request(req.url, { method: "POST", headers: req.headers, body: record.rawBody }),
+      );
     }
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
       return Response.json({ error: { message: `Unknown path ${path}` } }, { status: 404 });

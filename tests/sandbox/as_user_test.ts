@@ -26,6 +26,7 @@ const SUITES = [
   "teams_test.ts",
   "attacks_webhooks_test.ts",
   "attacks_skills_test.ts",
+  "attacks_memory_test.ts",
 ];
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const WHY_NOT = NO_BWRAP ?? await otherUsersUnavailable();

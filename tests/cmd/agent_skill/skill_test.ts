@@ -5,7 +5,7 @@ import { gitRepo, skillMd } from "../../support/git_repo.ts";
 
 const MEMORY_OFF =
   'Memory is off for agent "main": the skill is listed in every prompt, and what the agent ' +
-  "learns using it is not kept (set [memory] enabled = true in its spec.toml to keep it)\n";
+  "learns using it is not kept (turn memory on with `lnk agent memory on --agent main` to keep it)\n";
 
 async function agentNamed(home: TempHome, name: string, harness = "link") {
   const { id } = await runJson<{ id: string }>(["agent", "create", name, "--harness", harness], home);
@@ -146,10 +146,10 @@ Deno.test("lnk agent skill add says when the agent's harness does not read Link'
   assert.equal(
     onMini.stderr,
     'Agent "echo" runs the harness "mini", which does not read Link\'s skills: it will not read "pdf"\n' +
-      MEMORY_OFF.replace('"main"', '"echo"'),
+      MEMORY_OFF.replaceAll("main", "echo"),
   );
   assert.equal((await runJson(["agent", "skill", "list", "--agent", "echo", "--json"], home)).agent, "echo");
-  await Deno.writeTextFile(mini.specToml, "\n[memory]\nenabled = true\n", { append: true });
+  await Deno.writeTextFile(mini.specToml, "\n[memory]\non = true\n", { append: true });
   const json = await runJson<Record<string, unknown>>(
     ["agent", "skill", "add", repo.path, "--name", "pdf2", "--agent", "echo", "--json"],
     home,
