@@ -16,7 +16,7 @@ import type { Spec } from "../../spec/mod.ts";
 import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
 import { modelRoute } from "./model_route.ts";
 import { readSandboxReady } from "./sandbox_ready.ts";
-import { type ListedToolServer, TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
+import { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
 
 const log = logger("agent");
 
