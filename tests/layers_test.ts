@@ -9,7 +9,7 @@ const LAYERS: [number, RegExp][] = [
   [1, /^core\/base\//],
   [2, /^core\/spec\//],
   [3, /^(http1|sandbox|proxy|link_bridge|connections)\//],
-  [5, /^core\/(agent_bridge|agent_run|shared_bridge|shared_harness)\//],
+  [5, /^core\/(agent_bridge|agent_run|shared_bridge|shared_harness|harness_hub)\//],
   [4, /^core\/[a-z_]+\//],
   [6, /^cmd\//],
   [7, /^main\.ts$/],
