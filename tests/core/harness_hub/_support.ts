@@ -13,11 +13,20 @@ export const TINY_AGENT = [
   new URL("./_acp_agent_child.ts", import.meta.url).pathname,
 ];
 
+/** A hub running in this process, and how to message it. */
+export interface TestHub extends AsyncDisposable {
+  readonly agent: { id: string; name: string; key: AgentKey };
+  readonly socket: string;
+  readonly dir: string;
+  readonly hub: Hub;
+  ask(text: string, thread?: string, key?: AgentKey): Promise<string>;
+}
+
 /** A hub in this process on a socket of a temp dir, running the tiny agent (or the command given). */
 export async function startHub(options: Partial<Pick<HubOptions, "quietTimeoutMs" | "startTimeoutMs">> & {
   env?: Record<string, string>;
   command?: string[];
-} = {}) {
+} = {}): Promise<TestHub> {
   const dir = await Deno.makeTempDir({ prefix: "lnk-hub-" });
   const agent = { id: "hubagent1", name: "q", key: newAgentKey() };
   const hub = new Hub({
