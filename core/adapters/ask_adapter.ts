@@ -180,7 +180,10 @@ async function runAdapter(
         `The adapter of harness "${adapter.harness}" failed \`${command}\` (exit ${status.code})${
           first ? `: ${first}` : ""
         }`,
-        { hint: `Run \`lnk-${adapter.harness} ${command} --json\` yourself to see what it says` },
+        {
+          hint: `Run \`lnk-${adapter.harness} ${command} --json\` yourself to see what it says`,
+          cause: { exit: status.code },
+        },
       );
     }
     const text = out.text.trim();

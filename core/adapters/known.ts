@@ -15,6 +15,11 @@ export interface KnownHarness {
    * fewer tools than its parent rather than give it all of them (SCH-8).
    */
   readonly tools?: boolean;
+  /**
+   * A harness Link did not write, though its adapter is built in (acp): it keeps to no layout, so
+   * its sandbox shows all of Home and keeps Agent/ out of reach (LAY-8), as any outside harness's.
+   */
+  readonly foreign?: boolean;
 }
 
 /**
@@ -31,6 +36,15 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     tools: true,
   },
   mini: { defaultPort: 18801, endpoint: true, takesPort: true, builtIn: true, title: "the mini harness" },
+  /** Any stdio ACP agent named by its command (Qwen Code's `qwen --acp`), under the hub. */
+  acp: {
+    defaultPort: 18802,
+    endpoint: true,
+    takesPort: true,
+    builtIn: true,
+    foreign: true,
+    title: "an ACP agent",
+  },
   openclaw: { defaultPort: 18789, endpoint: true, takesPort: true, builtIn: false, title: "OpenClaw" },
   hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },
   deepseek: {

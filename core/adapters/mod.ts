@@ -38,3 +38,7 @@ export {
   findAdapter,
   readAnswer,
 } from "./ask_adapter.ts";
+/** The adapters built into lnk: Link Harness's, the mini harness's and acp's. */
+export { BUILT_INS } from "./built_ins.ts";
+/** The acp adapter's settings and how its command is read. */
+export { AcpSettings, resolveCommand, splitCommand } from "./acp/mod.ts";

@@ -19,11 +19,24 @@ export interface HarnessProcess extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/** The harness role each harness runs as, serving its endpoint on `socket`. */
-export function harnessRole(harness: string, socket: string): string[] {
+/**
+ * The harness role each harness runs as, serving its endpoint on `socket`: Link Harness's and the
+ * mini harness's own, and the hub for one whose adapter gave a stdio ACP command (`hub`).
+ */
+export function harnessRole(harness: string, socket: string, hub = false): string[] {
   if (harness === "link") return ["harness", "serve", "--socket", socket];
   if (harness === "mini") return ["harness", "mini", "--socket", socket];
-  throw new LinkError("HARNESS_MISSING", `Cannot run harness "${harness}": its adapter is not wired yet`);
+  if (hub) return ["harness", "hub", "--socket", socket];
+  throw new LinkError(
+    "HARNESS_MISSING",
+    `Cannot run harness "${harness}": its adapter gives no endpoint Link runs`,
+  );
+}
+
+/** The hub's part of its input: the ACP command its adapter gave, and where the agent's Home is inside. */
+export interface HubLaunch {
+  readonly command: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,8 +47,26 @@ export function harnessRole(harness: string, socket: string): string[] {
 export function harnessInputLine(
   agent: AgentSettings,
   key: AgentKey,
-  options: { paths: LinkPaths; spec: Spec; netDir: string; more?: Partial<ServedAgentInput> },
+  options: {
+    paths: LinkPaths;
+    spec: Spec;
+    netDir: string;
+    more?: Partial<ServedAgentInput>;
+    hub?: HubLaunch;
+  },
 ): string {
+  if (options.hub) {
+    // The hub is handed the command, the model as the sandbox reaches it and the Home it works in.
+    const entry = {
+      id: agent.id,
+      name: agent.name,
+      key: encodeKey(key),
+      acp: options.hub,
+      ...(options.more?.model ? { model: options.more.model } : {}),
+      ...(options.more?.folders ? { folders: options.more.folders } : {}),
+    };
+    return `${JSON.stringify({ agents: [entry] })}\n`;
+  }
   return `${JSON.stringify({ agents: [harnessInputEntry(agent, key, options)] })}\n`;
 }
 

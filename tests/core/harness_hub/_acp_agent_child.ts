@@ -3,7 +3,8 @@
  * "echo(<n>): <text>", n counting the prompts of that session, kept in $ACP_SESSIONS so a session
  * loads again in a later run (loadSession). Some messages make it misbehave: "die" exits 3 saying
  * why on stderr, "garbage" prints a line that is not JSON, "hang" never answers, "ask" asks a
- * permission first and says which option it got. $ACP_START=hang never answers initialize.
+ * permission first and says which option it got, "model: <text>" asks its model (the
+ * OpenAI-compatible variables the hub hands it) and adds its answer. $ACP_START=hang never answers initialize.
  */
 const file = Deno.env.get("ACP_SESSIONS") ?? "";
 const sessions: Record<string, number> = file
@@ -70,6 +71,22 @@ async function handle(
     if (text === "garbage") return Deno.stdout.writeSync(new TextEncoder().encode("this is not ACP\n"));
     if (text === "hang") return;
     let said = "";
+    if (text.startsWith("model: ")) {
+      // Its model, as the hub hands it: the OpenAI-compatible variables.
+      const res = await fetch(`${Deno.env.get("OPENAI_BASE_URL")}/chat/completions`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Authorization: `Bearer ${Deno.env.get("OPENAI_API_KEY")}`,
+        },
+        body: JSON.stringify({
+          model: Deno.env.get("OPENAI_MODEL"),
+          messages: [{ role: "user", content: text.slice(7) }],
+        }),
+      });
+      const body = await res.json() as { choices: { message: { content: string } }[] };
+      said = ` -> ${body.choices[0]?.message.content}`;
+    }
     if (text === "ask") {
       const answer = await ask("session/request_permission", {
         sessionId,

@@ -10,6 +10,7 @@ export const TINY_AGENT = [
   "--allow-env",
   "--allow-read",
   "--allow-write",
+  "--allow-net",
   new URL("./_acp_agent_child.ts", import.meta.url).pathname,
 ];
 
