@@ -82,7 +82,10 @@ export async function resolveCommand(
   const interpreter = await shebang(found.real);
   if (interpreter) {
     const named = interpreter[0] === "/usr/bin/env" ? interpreter[1] : interpreter[0];
-    const more = named && await findProgram(named, env);
+    // Found as it is inside, where the program's own folders come first on the PATH (an npm
+    // install's node_modules/.bin holds the Node it was installed for).
+    const own = [dirname(found.path), dirname(found.real), env.get("PATH") ?? ""].join(":");
+    const more = named && await findProgram(named, { get: (n) => (n === "PATH" ? own : env.get(n)) });
     if (more) programs.push(more);
   }
   const files: string[] = [];
