@@ -86,7 +86,7 @@ export async function adapterPlanFor(
 }
 
 /** The adapter's input: the agent without keys or tokens (GRT-15), and `proxied` (GRT-23). */
-function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInput {
+export function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInput {
   const own = (agent as Record<string, unknown>)[agent.harness];
   return {
     agent: {
