@@ -85,7 +85,7 @@ export const Risk = z.strictObject({
 export type Risk = z.infer<typeof Risk>;
 
 /**
- * `needs` (ADP-12, GRT-15..24, U-41): a sandbox spec beyond the defaults, why each section is
+ * `needs` (ADP-12, GRT-15, GRT-16, GRT-21, GRT-22, GRT-24, U-41): a sandbox spec beyond the defaults, why each section is
  * needed in the harness's words (keyed by section, "paths" or "localhost"), whether the harness
  * keeps to its sandbox (`confined`), and its risks.
  */

@@ -139,3 +139,34 @@ Deno.test("a harness with no adapter is HARNESS_MISSING, naming the program to i
   });
   assert.equal((await askContract(found, { env })).version, 2);
 });
+
+Deno.test("Link's own adapters answer as programs too: lnk harness adapter <harness> <command> --json", async () => {
+  const { runLnk, tempHome } = await import("../../support/mod.ts");
+  await using home = await tempHome();
+  const contract = await runLnk(["harness", "adapter", "acp", "contract", "--json"], home);
+  assert.equal(contract.code, 0, contract.stderr);
+  assert.equal(readAnswer("acp", "contract", JSON.parse(contract.stdout))?.version, 2);
+  // The agent's settings on stdin: acp's needs grant where its command's program lives (here, /usr: nothing).
+  const input = {
+    agent: {
+      id: "abcdef12",
+      name: "q",
+      harness: "acp",
+      ports: { endpoint: 1, block: 2 },
+      settings: { command: ["sh"] },
+    },
+  };
+  const endpoint = await runLnk(["harness", "adapter", "acp", "endpoint", "--json"], home, {
+    stdin: `${JSON.stringify(input)}\n`,
+  });
+  assert.equal(
+    readAnswer("acp", "endpoint", JSON.parse(endpoint.stdout))?.stdio?.command[0]?.endsWith("/sh"),
+    true,
+  );
+  const needs = await runLnk(["harness", "adapter", "acp", "needs", "--json"], home, {
+    stdin: `${JSON.stringify(input)}\n`,
+  });
+  assert.deepEqual(JSON.parse(needs.stdout), {});
+  const bad = await runLnk(["harness", "adapter", "nope", "contract", "--json"], home);
+  assert.notEqual(bad.code, 0);
+});
