@@ -85,6 +85,22 @@ export async function adapterPlanFor(
   };
 }
 
+/**
+ * Whether a harness Link knows nothing of by name has an endpoint Link's connections carry to
+ * (ADP-6, ADP-7): its adapter answers `endpoint`. An adapter that cannot be asked has none.
+ */
+export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings): Promise<boolean> {
+  try {
+    const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
+    const ask = { env: ctx.env, input: adapterInput(agent, true) };
+    const contract = await askContract(adapter, ask);
+    if (!answers(contract, "endpoint")) return false;
+    return (await askAdapter(adapter, "endpoint", ask)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** The adapter's input: the agent without keys or tokens (GRT-15), and `proxied` (GRT-23). */
 export function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInput {
   const own = (agent as Record<string, unknown>)[agent.harness];
