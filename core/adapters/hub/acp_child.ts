@@ -14,6 +14,9 @@ export interface AcpCommand {
 /** What the hub tells a child each update of a prompt, by the child's session ID. */
 export type UpdateListener = (update: Record<string, unknown>) => void;
 
+/** How long the hub waits for the rest of a program's stderr once it has exited. */
+const STDERR_GRACE_MS = 200;
+
 /** How long a child may take to start (initialize), and for a first session. */
 export const START_TIMEOUT_MS = 120_000;
 
@@ -51,7 +54,7 @@ export class AcpChild implements AsyncDisposable {
       if (!this.#stopping) log.error(err.message, { code: err.code, program: name });
       this.#kill();
     };
-    void this.#readStderr();
+    const stderrRead = this.#readStderr();
     const app = acp.client({ name: "link-hub" })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         this.#listeners.get(params.sessionId)?.(params.update as unknown as Record<string, unknown>);
@@ -66,7 +69,14 @@ export class AcpChild implements AsyncDisposable {
           : { outcome: { outcome: "cancelled" } };
       });
     this.#conn = app.connect(acp.ndJsonStream(child.stdin, this.#checked(child.stdout)));
-    void child.status.then((status) => {
+    void child.status.then(async (status) => {
+      // Its last words, read to the end of its stderr (not waiting on a child of its that holds it).
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        stderrRead,
+        new Promise((resolve) => grace = setTimeout(resolve, STDERR_GRACE_MS)),
+      ]);
+      clearTimeout(grace);
       const how = status.signal ? `was killed (${status.signal})` : `exited (code ${status.code})`;
       const said = this.#lastStderr ? `: ${this.#lastStderr}` : "";
       this.#fail(
@@ -185,7 +195,7 @@ export class AcpChild implements AsyncDisposable {
       ]);
       return answer.stopReason;
     } catch (err) {
-      throw this.#failure ?? asLinkError(err, this.name);
+      throw await this.#why(err);
     } finally {
       clearTimeout(timer);
       this.#listeners.delete(sessionId);
@@ -225,10 +235,23 @@ export class AcpChild implements AsyncDisposable {
     try {
       return await Promise.race([request, late, this.failed.then((err) => Promise.reject(err))]);
     } catch (err) {
-      throw this.#failure ?? asLinkError(err, this.name);
+      throw await this.#why(err);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Why a request failed: the child's failure when it failed, and when the ACP connection closed
+   * under it (its stdout ended), the child's end, which is waited for (it is killed, as a program
+   * that closed its stdout speaks no more ACP), so the error says how it exited.
+   */
+  async #why(err: unknown): Promise<LinkError> {
+    if (!this.#failure && this.#conn.signal.aborted) {
+      this.#kill();
+      return await this.failed;
+    }
+    return this.#failure ?? asLinkError(err, this.name);
   }
 
   /** The child's stdout, each line checked to be JSON: anything else is garbage, which ends it. */

@@ -7,10 +7,8 @@ import { Hub, type HubOptions } from "../../../core/adapters/hub/mod.ts";
 export const TINY_AGENT = [
   Deno.execPath(),
   "run",
-  "--allow-env",
-  "--allow-read",
-  "--allow-write",
-  "--allow-net",
+  // All of Deno's permissions: the sandbox is what holds it (its attack must meet the kernel's no).
+  "-A",
   new URL("./_acp_agent_child.ts", import.meta.url).pathname,
 ];
 
