@@ -25,6 +25,7 @@ const SUITES = [
   "attacks_tools_test.ts",
   "teams_test.ts",
   "attacks_webhooks_test.ts",
+  "attacks_hub_test.ts",
 ];
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const WHY_NOT = NO_BWRAP ?? await otherUsersUnavailable();

@@ -3,7 +3,7 @@
  * "echo(<n>): <text>", n counting the prompts of that session, kept in $ACP_SESSIONS so a session
  * loads again in a later run (loadSession). Some messages make it misbehave: "die" exits 3 saying
  * why on stderr, "garbage" prints a line that is not JSON, "hang" never answers, "ask" asks a
- * permission first and says which option it got, "attack" tries the hub's memory, environment, stdin and a signal to it, "model: <text>" asks its model (the
+ * permission first and says which option it got, "model: <text>" asks its model (the
  * OpenAI-compatible variables the hub hands it) and adds its answer. $ACP_START=hang never answers initialize.
  */
 const file = Deno.env.get("ACP_SESSIONS") ?? "";
@@ -86,24 +86,6 @@ async function handle(
       });
       const body = await res.json() as { choices: { message: { content: string } }[] };
       said = ` -> ${body.choices[0]?.message.content}`;
-    }
-    if (text === "attack") {
-      // The hub holds the agent's key: its memory, environment and stdin must be out of reach.
-      const ppid = Deno.ppid;
-      const tries: [string, () => unknown][] = [
-        ["mem", () => Deno.openSync(`/proc/${ppid}/mem`).close()],
-        ["environ", () => Deno.readTextFileSync(`/proc/${ppid}/environ`)],
-        ["stdin", () => Deno.readTextFileSync(`/proc/${ppid}/fd/0`)],
-        ["kill", () => Deno.kill(ppid, "SIGSTOP")],
-      ];
-      said = tries.map(([what, fn]) => {
-        try {
-          fn();
-          return ` ${what}: open`;
-        } catch {
-          return ` ${what}: denied`;
-        }
-      }).join(";");
     }
     if (text === "ask") {
       const answer = await ask("session/request_permission", {

@@ -7,7 +7,6 @@ import { Hub, type HubOptions } from "../../../core/adapters/hub/mod.ts";
 export const TINY_AGENT = [
   Deno.execPath(),
   "run",
-  // All of Deno's permissions: the sandbox is what holds it (its attack must meet the kernel's no).
   "-A",
   new URL("./_acp_agent_child.ts", import.meta.url).pathname,
 ];
