@@ -116,7 +116,7 @@ export const ConnectionsAnswer = z.looseObject({ connections: z.array(z.string()
 export const EndpointAnswer = z.looseObject({
   port: z.number().int().min(1).max(65535).optional(),
   stdio: z.strictObject({
-    command: z.array(z.string().min(1)).min(1),
+    command: z.array(z.string()).min(1).refine((words) => words[0] !== "", "must name a program first"),
     /** Variables the command is started with, besides the model's (docs/adapters.md). */
     env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string()).default({}),
   }).optional(),

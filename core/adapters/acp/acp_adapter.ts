@@ -5,7 +5,9 @@ import type { AdapterInput } from "../contract.ts";
 import { resolveCommand } from "./acp_command.ts";
 
 /** The acp harness's settings, kept in the agent's settings as `[acp]`: its command's words. */
-export const AcpSettings = z.strictObject({ command: z.array(z.string().min(1)).min(1) });
+export const AcpSettings = z.strictObject({
+  command: z.array(z.string()).min(1).refine((words) => words[0] !== "", "must name a program first"),
+});
 export type AcpSettings = z.infer<typeof AcpSettings>;
 
 /**

@@ -39,7 +39,7 @@ export function splitCommand(text: string): string[] {
     });
   }
   if (has) words.push(word);
-  if (words.length === 0) {
+  if (words.length === 0 || words[0] === "") {
     throw new LinkError("USAGE", "The ACP command is empty", {
       hint: 'Name the agent\'s command, such as --acp-command "qwen --acp"',
     });

@@ -11,7 +11,7 @@ export const HubInput = z.strictObject({
     name: z.string(),
     key: z.string(),
     acp: z.strictObject({
-      command: z.array(z.string().min(1)).min(1),
+      command: z.array(z.string()).min(1),
       env: z.record(z.string(), z.string()).default({}),
     }),
     model: z.strictObject({ baseUrl: z.string(), model: z.string(), key: z.string().optional() }).optional(),
