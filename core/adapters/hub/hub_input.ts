@@ -16,6 +16,8 @@ export const HubInput = z.strictObject({
     }),
     model: z.strictObject({ baseUrl: z.string(), model: z.string(), key: z.string().optional() }).optional(),
     folders: z.strictObject({ home: z.string(), agent: z.string() }).optional(),
+    /** Where the hub keeps its sessions; `.lnk` of its HOME (the harness's home, in a sandbox) when absent. */
+    state: z.string().optional(),
   })).length(1),
 });
 export type HubInput = z.infer<typeof HubInput>;

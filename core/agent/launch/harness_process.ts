@@ -53,6 +53,8 @@ export function harnessInputLine(
     netDir: string;
     more?: Partial<ServedAgentInput>;
     hub?: HubLaunch;
+    /** Where the hub keeps its sessions, when not its HOME's `.lnk` (unsandboxed). */
+    hubState?: string;
   },
 ): string {
   if (options.hub) {
@@ -64,6 +66,7 @@ export function harnessInputLine(
       acp: options.hub,
       ...(options.more?.model ? { model: options.more.model } : {}),
       ...(options.more?.folders ? { folders: options.more.folders } : {}),
+      ...(options.hubState ? { state: options.hubState } : {}),
     };
     return `${JSON.stringify({ agents: [entry] })}\n`;
   }
@@ -94,9 +97,18 @@ export function harnessInputEntry(
 export async function startPlainHarness(
   agent: AgentSettings,
   key: AgentKey,
-  options: { paths: LinkPaths; spec: Spec; socket: string; netDir: string },
+  options: {
+    paths: LinkPaths;
+    spec: Spec;
+    socket: string;
+    netDir: string;
+    /** For a harness under the hub: its command, and its model and folders as this process sees them. */
+    hub?: HubLaunch;
+    more?: Partial<ServedAgentInput>;
+    hubState?: string;
+  },
 ): Promise<HarnessProcess> {
-  const role = await spawnRole(harnessRole(agent.harness, options.socket), {
+  const role = await spawnRole(harnessRole(agent.harness, options.socket, options.hub !== undefined), {
     input: harnessInputLine(agent, key, options),
     stderr: "inherit",
   });

@@ -90,3 +90,37 @@ sandboxedTest(
     assert.match(error.message, /no-such-acp-agent/);
   },
 );
+
+Deno.test("an agent on harness acp started --no-sandbox runs its ACP agent under the hub as a plain child, its model called as it is", async () => {
+  await using model = await serveFakeModel();
+  await using home = await tempHome();
+  await runJson(
+    [
+      "agent",
+      "create",
+      "q",
+      "--harness",
+      "acp",
+      "--acp-command",
+      COMMAND,
+      "--model-url",
+      model.url,
+      "--model",
+      "fake-model",
+    ],
+    home,
+  );
+  const started = await runJson<{ sandbox: string }>([
+    "agent",
+    "start",
+    "--agent",
+    "q",
+    "--no-sandbox",
+    "--json",
+  ], home);
+  assert.equal(started.sandbox, "off");
+  model.reply("plainly");
+  const sent = await runCli(["agent", "chat", "send", "--agent", "q", "model: hi"], home);
+  assert.equal(sent.stdout, "echo(1): model: hi -> plainly\n", sent.stderr);
+  await runJson(["agent", "stop", "--agent", "q"], home);
+});
