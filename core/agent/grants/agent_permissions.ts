@@ -1,4 +1,5 @@
 import { isLinkError } from "../../base/mod.ts";
+import { KNOWN } from "../../adapters/mod.ts";
 import {
   planSandbox,
   PROTECTED_NAMES,
@@ -128,7 +129,8 @@ function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): Agen
   const route = spec.network.mode === "host"
     ? "the network as it is (host mode)"
     : `its proxy: ${hostsOf(spec)}`;
-  const builtIn = agent.harness === "link" || agent.harness === "mini";
+  // Link's own adapters (link, mini, acp) have no setup steps: nothing is installed or configured.
+  const builtIn = KNOWN[agent.harness]?.builtIn ?? false;
   return [
     {
       path: `harness (${agent.harness})`,
@@ -149,7 +151,9 @@ function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): Agen
     {
       path: "setup steps (installer, configure, link)",
       runs: builtIn
-        ? "none: the harness is built into lnk"
+        ? KNOWN[agent.harness]?.foreign
+          ? "none: you installed the harness yourself; its adapter is built into lnk"
+          : "none: the harness is built into lnk"
         : `each behind a proxy of its own, direct from this machine, never the network as it is; ` +
           `installer and configure reach only \`lnk-${agent.harness} internet-hosts\`, link any host`,
     },
