@@ -83,7 +83,13 @@ export class Hub implements AsyncDisposable {
     const thread = String(meta["link.local/thread"] ?? params.sessionId ?? "link:main");
     try {
       if (method === "session/new") {
-        await this.#sessionFor(thread);
+        // Starting the program can take seconds: the caller's next challenge holds until it answers.
+        const release = this.#guard.hold(next["Link-Challenge"]!);
+        try {
+          await this.#sessionFor(thread);
+        } finally {
+          release();
+        }
         return ndjson([{ jsonrpc: "2.0", id: id ?? null, result: { sessionId: thread } }], next);
       }
       if (method === "session/cancel") {

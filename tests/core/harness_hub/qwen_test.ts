@@ -44,6 +44,17 @@ Deno.test({
     const log = await agentLog(home, id);
     assert.ok(log.some((e) => e.msg === "Agent started" && e.sandboxed === true && e.harness === "acp"));
     assert.ok(log.some((e) => e.msg === "Started the harness's ACP program"));
+    // Started again, the thread keeps its conversation: the hub loads Qwen Code's session of it.
+    await runJson(["agent", "stop", "--agent", "q"], home);
+    await runJson(["agent", "start", "--agent", "q"], home);
+    const before = model.requests.length;
+    const again = await runCli(["agent", "chat", "send", "--agent", "q", "and again"], home);
+    assert.equal(again.stdout, "Hello from the fake model.\n", again.stderr);
+    const later = model.requests.slice(before).map((r) => JSON.stringify(r.body));
+    assert.ok(
+      later.some((body) => body.includes("say hello") && body.includes("and again")),
+      "the earlier turn is in the conversation",
+    );
     await runJson(["agent", "stop", "--agent", "q"], home);
   },
 });
