@@ -14,6 +14,7 @@ const save = () => file && Deno.writeTextFileSync(file, JSON.stringify(sessions)
 const out = (msg: unknown) => Deno.stdout.writeSync(new TextEncoder().encode(`${JSON.stringify(msg)}\n`));
 const pending = new Map<number, (result: unknown) => void>();
 let nextId = 1000;
+let signedIn = false;
 const ask = (method: string, params: unknown) =>
   new Promise<unknown>((resolve) => {
     const id = nextId++;
@@ -40,11 +41,22 @@ async function handle(
   const { id, method, params = {} } = msg;
   if (method === "initialize") {
     if (Deno.env.get("ACP_START") === "hang") return;
+    // $ACP_NEEDS_AUTH: it answers nothing before a sign-in with its variable, as Codex does.
+    const authMethods = Deno.env.get("ACP_NEEDS_AUTH")
+      ? [{ type: "env_var", id: "openai-api-key", name: "key", vars: [{ name: "OPENAI_API_KEY" }] }]
+      : [];
     return out({
       jsonrpc: "2.0",
       id,
-      result: { protocolVersion: 1, agentCapabilities: { loadSession: true }, authMethods: [] },
+      result: { protocolVersion: 1, agentCapabilities: { loadSession: true }, authMethods },
     });
+  }
+  if (method === "authenticate") {
+    signedIn = params.methodId === "openai-api-key" && Deno.env.get("OPENAI_API_KEY") !== undefined;
+    return out({ jsonrpc: "2.0", id, result: {} });
+  }
+  if (Deno.env.get("ACP_NEEDS_AUTH") && !signedIn && method?.startsWith("session/")) {
+    return out({ jsonrpc: "2.0", id, error: { code: -32000, message: "Authentication required" } });
   }
   if (method === "session/new") {
     const sessionId = crypto.randomUUID();

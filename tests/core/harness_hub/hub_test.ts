@@ -61,3 +61,12 @@ Deno.test("an ACP program that does not start, or is not there, is a clear error
   assert.equal(err.code, "HARNESS_MISSING");
   assert.match(err.message, /nonexistent\/acp-agent/);
 });
+
+Deno.test("an ACP program that asks a sign-in with a variable it was handed is signed in before its first session", async () => {
+  await using hub = await startHub({ env: { ACP_NEEDS_AUTH: "1", OPENAI_API_KEY: "placeholder" } });
+  assert.equal(await hub.ask("hello"), "echo(1): hello");
+  // Without the variable there is nothing to sign in with: its refusal reaches the caller.
+  await using without = await startHub({ env: { ACP_NEEDS_AUTH: "1" } });
+  const err = await failure(without.ask("hello"));
+  assert.match(err.message, /Authentication required/);
+});
