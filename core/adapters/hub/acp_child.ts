@@ -122,7 +122,11 @@ export class AcpChild implements AsyncDisposable {
         "start",
       );
       child.loadSession = init.agentCapabilities?.loadSession === true;
-      await child.#authenticate(init.authMethods ?? [], command.env, options.startTimeoutMs ?? START_TIMEOUT_MS);
+      await child.#authenticate(
+        init.authMethods ?? [],
+        command.env,
+        options.startTimeoutMs ?? START_TIMEOUT_MS,
+      );
       return child;
     } catch (err) {
       await child[Symbol.asyncDispose]();
@@ -136,19 +140,33 @@ export class AcpChild implements AsyncDisposable {
    * hold no real key when the proxy adds it. Nothing else is tried: a login in a browser has no
    * place in a sandbox. One that fails is said in the log; its first session then says why.
    */
-  async #authenticate(methods: readonly unknown[], env: Readonly<Record<string, string>>, ms: number): Promise<void> {
+  async #authenticate(
+    methods: readonly unknown[],
+    env: Readonly<Record<string, string>>,
+    ms: number,
+  ): Promise<void> {
     const usable = methods.filter((m): m is { id: string; vars: { name: string }[] } => {
       const method = m as { type?: string; id?: unknown; vars?: { name?: unknown }[] };
       return method.type === "env_var" && typeof method.id === "string" && Array.isArray(method.vars) &&
-        method.vars.length > 0 && method.vars.every((v) => typeof v.name === "string" && env[v.name] !== undefined);
+        method.vars.length > 0 && method.vars.every((v) =>
+          typeof v.name === "string" && env[v.name] !== undefined
+        );
     });
     const pick = usable.find((m) => m.vars.some((v) => v.name === "OPENAI_API_KEY")) ?? usable[0];
     if (!pick) return;
     try {
-      await this.#within(this.#conn.agent.request(acp.methods.agent.authenticate, { methodId: pick.id }), ms, "sign in");
+      await this.#within(
+        this.#conn.agent.request(acp.methods.agent.authenticate, { methodId: pick.id }),
+        ms,
+        "sign in",
+      );
     } catch (err) {
       if (this.#failure) throw err;
-      log.warn("The harness's ACP program did not take its sign-in", { program: this.name, method: pick.id, error: err });
+      log.warn("The harness's ACP program did not take its sign-in", {
+        program: this.name,
+        method: pick.id,
+        error: err,
+      });
     }
   }
 
