@@ -56,5 +56,8 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
   },
 };
 
+/** The command an example names for harness acp: outside harnesses are named here alone (PRN-5). */
+export const ACP_COMMAND_EXAMPLE = "qwen --acp";
+
 /** The harness a new agent gets. */
 export const DEFAULT_HARNESS = "link";

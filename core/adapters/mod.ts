@@ -5,7 +5,7 @@
  * @module
  */
 /** The harnesses Link knows by name, and the default. */
-export { DEFAULT_HARNESS, KNOWN, type KnownHarness } from "./known.ts";
+export { ACP_COMMAND_EXAMPLE, DEFAULT_HARNESS, KNOWN, type KnownHarness } from "./known.ts";
 /** The adapter contract, version 2: each command's answer as one schema. */
 export {
   ADAPTER_COMMANDS,

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { LinkError, lockFile } from "../base/mod.ts";
-import { DEFAULT_HARNESS, KNOWN, splitCommand } from "../adapters/mod.ts";
+import { ACP_COMMAND_EXAMPLE, DEFAULT_HARNESS, KNOWN, splitCommand } from "../adapters/mod.ts";
 import { findPlugin } from "../plugins/mod.ts";
 import { checkAgentName, issueAgentId } from "./agent_id.ts";
 import { listAgents } from "./agents.ts";
@@ -20,7 +20,7 @@ export interface CreateAgentOptions {
   files?: string;
   /** The folder relative --files is read from. */
   cwd?: string;
-  /** The command of a stdio ACP agent, for harness acp (`"qwen --acp"`). */
+  /** The command of a stdio ACP agent, for harness acp. */
   acpCommand?: string;
 }
 
@@ -100,7 +100,7 @@ function acpSettings(
   }
   if (command === undefined) {
     throw new LinkError("USAGE", `Cannot create agent "${name}" on harness acp without its command`, {
-      hint: 'Name the ACP agent\'s command, such as --acp-command "qwen --acp"',
+      hint: `Name the ACP agent's command, such as --acp-command "${ACP_COMMAND_EXAMPLE}"`,
     });
   }
   return { command: splitCommand(command) };

@@ -12,7 +12,7 @@ export type AcpSettings = z.infer<typeof AcpSettings>;
 
 /**
  * The `acp` adapter, built in: any stdio ACP agent named by its command (`lnk agent create q
- * --harness acp --acp-command "qwen --acp"`). Its endpoint is the command under the hub; its needs
+ * --harness acp --acp-command "<command>"`). Its endpoint is the command under the hub; its needs
  * are a read-only grant of where the command's program (and the interpreter its `#!` line names)
  * lives, found on the PATH Link runs with, as the person named the command themselves; the
  * model reaches it as OpenAI-compatible variables through Link's proxy (docs/adapters.md).

@@ -1,9 +1,10 @@
 import { dirname, join } from "node:path";
 import { LinkError } from "../../base/mod.ts";
 import type { Env } from "../ask_adapter.ts";
+import { ACP_COMMAND_EXAMPLE } from "../known.ts";
 
 /**
- * Splits a command as a shell would its words (`qwen --acp`, `"/opt/my agent/bin/x" --stdio`):
+ * Splits a command as a shell would its words (`agent --acp`, `"/opt/my agent/bin/x" --stdio`):
  * spaces part words, single and double quotes hold them together, a backslash keeps the next
  * character. No variables, globs or pipes: the words are the program and its arguments.
  */
@@ -35,13 +36,13 @@ export function splitCommand(text: string): string[] {
   }
   if (quote) {
     throw new LinkError("USAGE", `Cannot read the ACP command "${text}": a quote is not closed`, {
-      hint: `Close the quote, such as --acp-command "qwen --acp"`,
+      hint: `Close the quote, such as --acp-command "${ACP_COMMAND_EXAMPLE}"`,
     });
   }
   if (has) words.push(word);
   if (words.length === 0 || words[0] === "") {
     throw new LinkError("USAGE", "The ACP command is empty", {
-      hint: 'Name the agent\'s command, such as --acp-command "qwen --acp"',
+      hint: `Name the agent's command, such as --acp-command "${ACP_COMMAND_EXAMPLE}"`,
     });
   }
   return words;

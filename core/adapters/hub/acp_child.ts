@@ -21,7 +21,7 @@ const STDERR_GRACE_MS = 200;
 export const START_TIMEOUT_MS = 120_000;
 
 /**
- * One run of a stdio ACP agent (Qwen Code's `qwen --acp`, any other) under the hub, spoken to with
+ * One run of a stdio ACP agent under the hub, spoken to with
  * the official ACP SDK as its client. Started from a Landlock domain of its own (ConfinedSpawner),
  * so it can ptrace or read the memory of nothing outside it: never the hub, which holds the
  * agent's key. Each way it can fail ends it and settles `failed` with a LinkError saying what it did:
@@ -136,7 +136,7 @@ export class AcpChild implements AsyncDisposable {
 
   /**
    * Signs in with the variables it was handed, when it says it can (an auth method of type
-   * "env_var" whose variables are all set, such as Codex's OPENAI_API_KEY): the model's, which
+   * "env_var" whose variables are all set, such as OPENAI_API_KEY): the model's, which
    * hold no real key when the proxy adds it. Nothing else is tried: a login in a browser has no
    * place in a sandbox. One that fails is said in the log; its first session then says why.
    */

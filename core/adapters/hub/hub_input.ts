@@ -24,7 +24,7 @@ export type HubInput = z.infer<typeof HubInput>;
 
 /**
  * The command as the hub runs it: the adapter's variables, then the model as OpenAI-compatible
- * variables (what Qwen Code and most ACP agents read), and as Link's own names. The agent's key is
+ * variables (what most ACP agents read), and as Link's own names. The agent's key is
  * never among them.
  */
 export function hubCommand(entry: HubInput["agents"][number], fallbackCwd: string): AcpCommand {
