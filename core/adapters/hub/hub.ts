@@ -6,6 +6,9 @@ import { HubSessions } from "./hub_sessions.ts";
 
 const log = logger("hub");
 
+/** The route the door asks whether the agent may sleep (PRC-10), as Link Harness answers it. */
+const BUSY_PATH = "/_link/busy";
+
 /** How long a prompt may go with nothing said before its child is taken for hung. */
 export const QUIET_TIMEOUT_MS = 600_000;
 
@@ -67,7 +70,9 @@ export class Hub implements AsyncDisposable {
     if (req.method === "GET" && url.pathname === PROOF_PATH) {
       return this.#guard.answerProof(withId(req, named), conn);
     }
-    if (url.pathname !== "/acp") return new Response("Not found", { status: 404 });
+    if (url.pathname !== "/acp" && url.pathname !== BUSY_PATH) {
+      return new Response("Not found", { status: 404 });
+    }
     const proved = this.#guard.verify(withId(req, named), conn);
     if (!proved.ok) {
       return errorResponse(
@@ -75,7 +80,13 @@ export class Hub implements AsyncDisposable {
       );
     }
     const next = this.#guard.nextChallenge(proved.agentId, conn);
-    if (req.method !== "POST") return new Response("Not found", { status: 404, headers: next });
+    // The door asks before it lets the agent sleep (PRC-10): a prompt running holds it awake.
+    if (req.method === "GET" && url.pathname === BUSY_PATH) {
+      return Response.json({ turns: this.#busy.size, locks: 0 }, { headers: next });
+    }
+    if (req.method !== "POST" || url.pathname !== "/acp") {
+      return new Response("Not found", { status: 404, headers: next });
+    }
     const rpc = AcpRequest.safeParse(await req.json().catch(() => undefined));
     if (!rpc.success) return errorResponse(new LinkError("INVALID", "Not an ACP request"), { headers: next });
     const { id, method, params } = rpc.data;

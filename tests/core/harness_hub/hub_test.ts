@@ -70,3 +70,19 @@ Deno.test("an ACP program that asks a sign-in with a variable it was handed is s
   const err = await failure(without.ask("hello"));
   assert.match(err.message, /Authentication required/);
 });
+
+Deno.test("the hub tells the door whether a prompt runs, so the agent does not sleep under it (PRC-10)", async () => {
+  const { openEndpoint } = await import("../../../connections/mod.ts");
+  await using hub = await startHub({ quietTimeoutMs: 60_000 });
+  const caller = { agentId: hub.agent.id, agentName: hub.agent.name, key: hub.agent.key };
+  const busy = async () => {
+    await using endpoint = await openEndpoint({ path: hub.socket }, caller);
+    return JSON.parse((await endpoint.request("GET", "/_link/busy")).text);
+  };
+  assert.deepEqual(await busy(), { turns: 0, locks: 0 });
+  const hanging = failure(hub.ask("hang"));
+  for (let i = 0; i < 1000 && (await busy()).turns === 0; i++) { /* until its prompt runs */ }
+  assert.deepEqual(await busy(), { turns: 1, locks: 0 });
+  await hub.hub[Symbol.asyncDispose]();
+  assert.equal((await hanging).code, "SERVICE_FAILED");
+});
