@@ -124,3 +124,19 @@ Deno.test("an agent on harness acp started --no-sandbox runs its ACP agent under
   assert.equal(sent.stdout, "echo(1): model: hi -> plainly\n", sent.stderr);
   await runJson(["agent", "stop", "--agent", "q"], home);
 });
+
+Deno.test("lnk agent show --permissions names what harness acp's needs add at each start, read-only", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "q", "--harness", "acp", "--acp-command", COMMAND], home);
+  const shown = await runJson<
+    { harnessNeeds: { flags: string[] }; effective: { paths: { read: string[] } } }
+  >(
+    ["agent", "show", "--agent", "q", "--permissions", "--json"],
+    home,
+  );
+  const script = new URL("./", import.meta.url).pathname.replace(/\/$/, "");
+  assert.deepEqual(shown.harnessNeeds.flags, [`--read ${script}`]);
+  assert.deepEqual(shown.effective.paths.read, [script]);
+  const text = await runCli(["agent", "show", "--agent", "q", "--permissions"], home);
+  assert.match(text.stdout, /from the harness's needs, at each start: --read .*harness_hub/);
+});
