@@ -11,7 +11,7 @@ export const MODEL_KEY_PLACEHOLDER = "link-placeholder";
  * by default (SBX-17): Link Harness, OpenClaw, Hermes and DeepSeek Harness. A harness from outside
  * Link holds its own key.
  */
-export const WIRED_BY_DEFAULT: readonly string[] = ["link", "openclaw", "hermes", "deepseek"];
+export const WIRED_BY_DEFAULT: readonly string[] = ["link", "acp", "openclaw", "hermes", "deepseek"];
 
 /** Whether the proxy adds the agent's model key: its setting, else its harness's default. */
 export function keyWired(agent: AgentSettings): { wired: boolean; by: "setting" | "default" } {

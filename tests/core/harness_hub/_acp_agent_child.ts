@@ -3,7 +3,7 @@
  * "echo(<n>): <text>", n counting the prompts of that session, kept in $ACP_SESSIONS so a session
  * loads again in a later run (loadSession). Some messages make it misbehave: "die" exits 3 saying
  * why on stderr, "garbage" prints a line that is not JSON, "hang" never answers, "ask" asks a
- * permission first and says which option it got, "model: <text>" asks its model (the
+ * permission first and says which option it got, "env" says its environment, "model: <text>" asks its model (the
  * OpenAI-compatible variables the hub hands it) and adds its answer. $ACP_START=hang never answers initialize.
  */
 const file = Deno.env.get("ACP_SESSIONS") ?? "";
@@ -99,6 +99,7 @@ async function handle(
       const body = await res.json() as { choices: { message: { content: string } }[] };
       said = ` -> ${body.choices[0]?.message.content}`;
     }
+    if (text === "env") said = ` ${JSON.stringify(Deno.env.toObject())}`;
     if (text === "ask") {
       const answer = await ask("session/request_permission", {
         sessionId,
