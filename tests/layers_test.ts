@@ -39,6 +39,10 @@ const NOT_MOD_ON_PURPOSE = new Map([
     "the grant flags' names, a file of no imports, in the help",
   ],
   ["cmd/sandbox/run.ts -> sandbox/grant_flags.ts", "the same"],
+  [
+    "core/adapters/contract.ts -> sandbox/grant_flags.ts",
+    "the same: agents' settings read the contract's schemas, and load no sandbox",
+  ],
   // The protocol between the shared harness and its host: core/harness/serve/mod.ts is all of Link Harness.
   [
     "core/shared_harness/run_shared_harness_role.ts -> core/harness/serve/host_protocol.ts",

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { GRANT_FLAGS } from "../../sandbox/mod.ts";
+// The grant flags' names alone, a file of no imports: what knows harnesses by name loads no sandbox.
+import { GRANT_FLAGS } from "../../sandbox/grant_flags.ts";
 
 /**
  * The adapter contract, version 2 (ADP-12, GRT-17, U-54): what `lnk-<harness> <command> --json`
