@@ -16,6 +16,10 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "connection bridge": async () => (await import("./core/connect/mod.ts")).runConnectionBridgeRole,
   "scheduler runner": async () => (await import("./core/scheduler/mod.ts")).runRunnerRole,
   "harness mini": async () => (await import("./core/adapters/mini/mod.ts")).runMiniHarnessRole,
+  // A stdio ACP agent served as the agent's endpoint, inside its sandbox (ARCHITECTURE.md section 6).
+  "harness hub": async () => (await import("./core/harness_hub/mod.ts")).runHarnessHubRole,
+  // Link's own adapters, asked as any lnk-<harness> program is (docs/adapters.md).
+  "harness adapter": async () => (await import("./core/adapters/mod.ts")).runAdapterRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,

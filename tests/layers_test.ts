@@ -9,7 +9,7 @@ const LAYERS: [number, RegExp][] = [
   [1, /^core\/base\//],
   [2, /^core\/spec\//],
   [3, /^(http1|sandbox|proxy|link_bridge|connections)\//],
-  [5, /^core\/(agent_bridge|agent_run|shared_bridge|shared_harness|memory_service)\//],
+  [5, /^core\/(agent_bridge|agent_run|shared_bridge|shared_harness|memory_service|harness_hub)\//],
   [4, /^core\/[a-z_]+\//],
   [6, /^cmd\//],
   [7, /^main\.ts$/],
@@ -39,6 +39,10 @@ const NOT_MOD_ON_PURPOSE = new Map([
     "the grant flags' names, a file of no imports, in the help",
   ],
   ["cmd/sandbox/run.ts -> sandbox/grant_flags.ts", "the same"],
+  [
+    "core/adapters/contract.ts -> sandbox/grant_flags.ts",
+    "the same: agents' settings read the contract's schemas, and load no sandbox",
+  ],
   // The protocol between the shared harness and its host: core/harness/serve/mod.ts is all of Link Harness.
   [
     "core/shared_harness/run_shared_harness_role.ts -> core/harness/serve/host_protocol.ts",

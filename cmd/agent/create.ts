@@ -5,17 +5,20 @@ import { parseFlags } from "../flags.ts";
 export const create: Command = {
   summary: "Create an agent with its own ID, folders, spec and sandbox file",
   usage:
-    "lnk agent create [<name>] [--harness <h>] [--model <m>] [--model-url <url>] [--files <dir>] [--json]",
+    "lnk agent create [<name>] [--harness <h>] [--acp-command <cmd>] [--model <m>] [--model-url <url>] " +
+    "[--files <dir>] [--json]",
   examples: [
     "lnk agent create work",
     "lnk agent create research --model deepseek/deepseek-chat",
     "lnk agent create code --files ~/src/app",
+    'lnk agent create q --harness acp --acp-command "qwen --acp"',
   ],
   details: "The first agent is `main`. --files picks a Home of yours (a repository, say); the agent's own\n" +
-    "folder (Agent/, Config/) stays in ~/Link/Agents/<name>.",
+    "folder (Agent/, Config/) stays in ~/Link/Agents/<name>. --harness acp runs any stdio ACP agent named\n" +
+    "by --acp-command, in the agent's sandbox under Link's hub (docs/adapters.md).",
   async run(argv, io) {
     const flags = parseFlags(argv, {
-      string: ["harness", "model", "model-url", "files"],
+      string: ["harness", "acp-command", "model", "model-url", "files"],
       boolean: ["json"],
       positionals: 1,
     }, this.usage);
@@ -26,6 +29,7 @@ export const create: Command = {
       model: flags.string("model"),
       modelUrl: flags.string("model-url"),
       files: flags.string("files"),
+      acpCommand: flags.string("acp-command"),
       cwd: io.env.get("PWD"),
     });
     const layout = layoutOf(ctx.paths, agent);

@@ -42,6 +42,13 @@ export function describePermissions(p: grants.AgentPermissions): string {
     ...(p.harnessLayer?.flags.length
       ? [`  from the harness's layer: ${p.harnessLayer.flags.join(" ")}`]
       : []),
+    ...(p.harnessNeeds
+      ? [
+        `  from the harness's needs, at each start: ${p.harnessNeeds.flags.join(" ")} (${
+          p.harnessNeeds.why.join("; ")
+        })`,
+      ]
+      : []),
     ...protectedLines(p.protected),
   ].join("\n");
 }

@@ -20,6 +20,11 @@ export interface KnownHarness {
    * does not, and `lnk agent skill add` says the skill will not be read (SKL-4).
    */
   readonly readsSkills?: boolean;
+  /**
+   * A harness Link did not write, though its adapter is built in (acp): it keeps to no layout, so
+   * its sandbox shows all of Home and keeps Agent/ out of reach (LAY-8), as any outside harness's.
+   */
+  readonly foreign?: boolean;
 }
 
 /**
@@ -37,6 +42,15 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     readsSkills: true,
   },
   mini: { defaultPort: 18801, endpoint: true, takesPort: true, builtIn: true, title: "the mini harness" },
+  /** Any stdio ACP agent named by its command (Qwen Code's `qwen --acp`), under the hub. */
+  acp: {
+    defaultPort: 18802,
+    endpoint: true,
+    takesPort: true,
+    builtIn: true,
+    foreign: true,
+    title: "an ACP agent",
+  },
   openclaw: { defaultPort: 18789, endpoint: true, takesPort: true, builtIn: false, title: "OpenClaw" },
   hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },
   deepseek: {
@@ -47,6 +61,9 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     title: "DeepSeek Harness",
   },
 };
+
+/** The command an example names for harness acp: outside harnesses are named here alone (PRN-5). */
+export const ACP_COMMAND_EXAMPLE = "qwen --acp";
 
 /** The harness a new agent gets. */
 export const DEFAULT_HARNESS = "link";

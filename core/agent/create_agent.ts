@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { LinkError, lockFile } from "../base/mod.ts";
-import { DEFAULT_HARNESS, KNOWN } from "../adapters/mod.ts";
+import { ACP_COMMAND_EXAMPLE, DEFAULT_HARNESS, KNOWN, splitCommand } from "../adapters/mod.ts";
 import { findPlugin } from "../plugins/mod.ts";
 import { checkAgentName, issueAgentId } from "./agent_id.ts";
 import { listAgents } from "./agents.ts";
@@ -20,6 +20,8 @@ export interface CreateAgentOptions {
   files?: string;
   /** The folder relative --files is read from. */
   cwd?: string;
+  /** The command of a stdio ACP agent, for harness acp. */
+  acpCommand?: string;
 }
 
 /** The ports other agents of this user hold, so a new block overlaps none (PRT-3). */
@@ -59,6 +61,7 @@ export async function createAgent(
     );
   }
   const harness = await checkHarness(ctx, options.harness ?? DEFAULT_HARNESS, chosen);
+  const acp = acpSettings(harness, options.acpCommand, chosen);
   const layout = agentLayout(ctx.paths, chosen, filesHome(options));
   await refuseLeftovers(layout.root, chosen);
   const machine = await loadMachine(ctx.paths);
@@ -76,10 +79,31 @@ export async function createAgent(
     ports: { endpoint: chosen === "main" ? KNOWN[harness]?.defaultPort ?? block : block, block },
     sandbox: { enabled: true },
     bots: {},
+    ...(acp ? { acp } : {}),
   };
   await createLayout(layout, chosen);
   await saveSettings(ctx.paths, settings);
   return settings;
+}
+
+/** The acp harness's command, read as its words: required for acp, refused for any other harness. */
+function acpSettings(
+  harness: string,
+  command: string | undefined,
+  name: string,
+): { command: string[] } | undefined {
+  if (harness !== "acp") {
+    if (command === undefined) return undefined;
+    throw new LinkError("USAGE", `Cannot create agent "${name}": --acp-command is for harness acp alone`, {
+      hint: `Add --harness acp, or leave out --acp-command`,
+    });
+  }
+  if (command === undefined) {
+    throw new LinkError("USAGE", `Cannot create agent "${name}" on harness acp without its command`, {
+      hint: `Name the ACP agent's command, such as --acp-command "${ACP_COMMAND_EXAMPLE}"`,
+    });
+  }
+  return { command: splitCommand(command) };
 }
 
 function filesHome(options: CreateAgentOptions): string | undefined {

@@ -9,6 +9,7 @@ import {
   validateToml,
 } from "../base/mod.ts";
 import { WEBHOOK_NAME } from "../spec/mod.ts";
+import { AcpSettings } from "../adapters/mod.ts";
 
 /**
  * An agent's webhooks (WHK-1..3): the listener's port, chosen once and kept so a tunnel to it keeps
@@ -50,6 +51,8 @@ export const AgentSettings = z.strictObject({
   secrets: z.strictObject({ wire: z.boolean().optional() }).optional(),
   /** Connections, one map (CON-4): each as its plugin's connect made it. */
   bots: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  /** The acp harness's command (`--acp-command`), kept for the agent. */
+  acp: AcpSettings.optional(),
   /** Absent until the first `lnk agent webhook add`. */
   webhooks: WebhookSettings.optional(),
 });

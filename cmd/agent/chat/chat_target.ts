@@ -19,7 +19,10 @@ export interface ChatTarget {
  */
 export async function chatTarget(ctx: AgentContext, name: string | undefined): Promise<ChatTarget> {
   const agent = await resolveAgent(ctx, name);
-  if (!KNOWN[agent.harness]?.endpoint) {
+  // A harness Link knows by name says here; any other's adapter says (ADP-7).
+  const endpoint = KNOWN[agent.harness]?.endpoint ??
+    await (await import("../../../core/agent/launch/mod.ts")).adapterHasEndpoint(ctx, agent);
+  if (!endpoint) {
     throw new LinkError(
       "UNSUPPORTED",
       `Cannot chat with agent "${agent.name}": its harness "${agent.harness}" speaks its own connections and has no endpoint to send to`,

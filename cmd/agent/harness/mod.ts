@@ -1,10 +1,11 @@
 import type { Group } from "../../command.ts";
 import { check } from "./check.ts";
+import { kit } from "./kit.ts";
 import { probe } from "./probe.ts";
 import { run } from "./run.ts";
 
 /** `lnk agent harness ...`: the agent's harness, run and checked as it runs. */
 export const harness: Group = {
-  summary: "Run a command as the agent's harness would, and check its sandbox",
-  commands: { run, check, probe },
+  summary: "Run a command as the agent's harness would, check its sandbox and its adapter",
+  commands: { run, check, kit, probe },
 };

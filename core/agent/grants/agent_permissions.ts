@@ -1,5 +1,7 @@
 import { isLinkError } from "../../base/mod.ts";
+import { askAdapter, BUILT_INS, KNOWN, type NeedsAnswer, needsFlags, needsLine } from "../../adapters/mod.ts";
 import {
+  type GrantFlags,
   planSandbox,
   PROTECTED_NAMES,
   protectedNow,
@@ -28,6 +30,8 @@ export interface AgentPermissions {
   readonly grants: SandboxSpec;
   /** The harness's layer, as `lnk agent allow` flags, when it has one (GRT-2). */
   readonly harnessLayer: { readonly path: string; readonly flags: readonly string[] } | null;
+  /** What a built-in adapter's needs add at each start (acp's program folders), as flags, and why. */
+  readonly harnessNeeds: { readonly flags: readonly string[]; readonly why: readonly string[] } | null;
   /** Both layers together: what the harness's sandbox holds. */
   readonly effective: SandboxSpec;
   readonly modelKey: {
@@ -70,7 +74,8 @@ export async function agentPermissions(
   agent: AgentSettings,
   options: { modelCandidates?: readonly LocalServer[] } = {},
 ): Promise<AgentPermissions> {
-  const policy = await harnessPolicy(ctx, agent);
+  const needs = await builtInNeeds(ctx, agent);
+  const policy = await harnessPolicy(ctx, agent, { needs: needs && needsFlags(needs.spec) as GrantFlags });
   const wiring = await modelWiring(agent, { env: ctx.env, candidates: options.modelCandidates });
   const layerFlags = policy.layer
     ? Object.entries(policy.layer.flags).flatMap(([flag, value]) =>
@@ -83,6 +88,9 @@ export async function agentPermissions(
     sandbox: agent.sandbox.enabled ? "on" : "off",
     grants: policy.agentSpec,
     harnessLayer: policy.layer ? { path: policy.layer.path, flags: layerFlags } : null,
+    harnessNeeds: needs
+      ? { flags: needsLine(needs.spec).split(/ (?=--)/), why: Object.values(needs.why) }
+      : null,
     effective: policy.spec,
     modelKey: {
       wired: wiring.wired,
@@ -94,6 +102,29 @@ export async function agentPermissions(
     paths: pathsOf(agent, policy.spec, policy.folders === "layout"),
     protected: agent.sandbox.enabled ? await protectedOf(ctx, policy) : null,
   };
+}
+
+/**
+ * A built-in adapter's needs for the agent (acp's: where its command's program lives), as its next
+ * start grants them; none for Link's own harnesses, an outside adapter (its needs are its layer's)
+ * or one that cannot say (a program no longer on the PATH: the start says why).
+ */
+async function builtInNeeds(ctx: AgentContext, agent: AgentSettings): Promise<NeedsAnswer | undefined> {
+  const builtIn = BUILT_INS.find((b) => b.harness === agent.harness);
+  if (!builtIn) return undefined;
+  const own = (agent as Record<string, unknown>)[agent.harness];
+  const settings = typeof own === "object" && own !== null ? own as Record<string, unknown> : {};
+  try {
+    const answer = await askAdapter({ harness: agent.harness, builtIn }, "needs", {
+      env: ctx.env,
+      input: {
+        agent: { id: agent.id, name: agent.name, harness: agent.harness, ports: agent.ports, settings },
+      },
+    });
+    return answer && Object.keys(answer.spec).length ? answer : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The protected places as the next start would keep them, looked at without making or mounting anything. */
@@ -128,7 +159,8 @@ function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): Agen
   const route = spec.network.mode === "host"
     ? "the network as it is (host mode)"
     : `its proxy: ${hostsOf(spec)}`;
-  const builtIn = agent.harness === "link" || agent.harness === "mini";
+  // Link's own adapters (link, mini, acp) have no setup steps: nothing is installed or configured.
+  const builtIn = KNOWN[agent.harness]?.builtIn ?? false;
   return [
     {
       path: `harness (${agent.harness})`,
@@ -149,7 +181,9 @@ function pathsOf(agent: AgentSettings, spec: SandboxSpec, layout: boolean): Agen
     {
       path: "setup steps (installer, configure, link)",
       runs: builtIn
-        ? "none: the harness is built into lnk"
+        ? KNOWN[agent.harness]?.foreign
+          ? "none: you installed the harness yourself; its adapter is built into lnk"
+          : "none: the harness is built into lnk"
         : `each behind a proxy of its own, direct from this machine, never the network as it is; ` +
           `installer and configure reach only \`lnk-${agent.harness} internet-hosts\`, link any host`,
     },

@@ -88,16 +88,27 @@ export function policySandboxFields(
  * (GRT-2). Built from the files each time, never read from a running agent. A missing sandbox file
  * reads as the defaults a new agent gets.
  */
-export async function harnessPolicy(ctx: AgentContext, agent: AgentSettings): Promise<HarnessPolicy> {
+export async function harnessPolicy(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: { needs?: GrantFlags } = {},
+): Promise<HarnessPolicy> {
   const paths = ctx.paths;
   const layout = layoutOf(paths, agent);
   const text = (await readTextIfExists(layout.sandboxToml)) ?? DEFAULT_SANDBOX_TOML;
   const agentSpec = parseSandboxSpec(text, layout.sandboxToml);
   const layer = await loadHarnessLayer(paths, agent.harness);
-  const layered = layer ? applyGrants(agentSpec, widening(agentSpec, layer.flags), "allow").spec : agentSpec;
+  const withLayer = layer
+    ? applyGrants(agentSpec, widening(agentSpec, layer.flags), "allow").spec
+    : agentSpec;
+  // A built-in adapter's needs, granted as the layer's are, for this start alone (docs/adapters.md).
+  const layered = options.needs
+    ? applyGrants(withLayer, widening(withLayer, options.needs), "allow").spec
+    : withLayer;
   const teams = await teamsOf(paths, agent);
   const spec = grantedTeamsOnly(layered, teams.mine);
-  const keepsLayout = KNOWN[agent.harness]?.builtIn ?? false;
+  const known = KNOWN[agent.harness];
+  const keepsLayout = (known?.builtIn ?? false) && !known?.foreign;
   return {
     agent,
     spec,

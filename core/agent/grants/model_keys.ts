@@ -8,10 +8,11 @@ export const MODEL_KEY_PLACEHOLDER = "link-placeholder";
 
 /**
  * The harnesses a test shows reaching their model through the proxy, so they hold a placeholder
- * by default (SBX-17): Link Harness, OpenClaw, Hermes and DeepSeek Harness. A harness from outside
- * Link holds its own key.
+ * by default (SBX-17): Link Harness, an ACP agent under the hub (acp: the hub hands it the proxy's
+ * base URL, tests/core/harness_hub/acp_hosted_key_test.ts), OpenClaw, Hermes and DeepSeek Harness.
+ * A harness from outside Link holds its own key.
  */
-export const WIRED_BY_DEFAULT: readonly string[] = ["link", "openclaw", "hermes", "deepseek"];
+export const WIRED_BY_DEFAULT: readonly string[] = ["link", "acp", "openclaw", "hermes", "deepseek"];
 
 /** Whether the proxy adds the agent's model key: its setting, else its harness's default. */
 export function keyWired(agent: AgentSettings): { wired: boolean; by: "setting" | "default" } {

@@ -10,6 +10,11 @@ import type { Spec } from "../../spec/mod.ts";
 import { type HarnessProcess, startPlainHarness } from "./harness_process.ts";
 import { launchSandboxedHarness } from "./launch_sandboxed.ts";
 import { planSandboxedHarness, type SandboxedHarnessOptions } from "./sandboxed_harness.ts";
+import { adapterPlanFor } from "./adapter_plan.ts";
+import { layoutOf } from "../layout.ts";
+import { harnessHomeOf } from "../grants/mod.ts";
+import { join } from "node:path";
+import { resolveModel } from "../../harness/model/mod.ts";
 
 const log = logger("agent");
 
@@ -92,11 +97,32 @@ export async function prepareAgentLaunch(
     );
   }
   const netDir = ctx.paths.net(agent.id);
+  // A harness Link did not write runs under the hub here too, its model called as it is (GRT-23).
+  const adapted = await adapterPlanFor(ctx, agent, { proxied: false });
+  const model = adapted && await resolveModel({
+    model: agent.model,
+    modelUrl: agent.model_url,
+    env: ctx.env,
+    candidates: options.modelCandidates,
+    signal: options.signal,
+  });
+  const more = model && {
+    model: { baseUrl: model.baseUrl, model: model.model, key: model.key?.reveal() },
+    folders: { home: layoutOf(ctx.paths, agent).home, agent: layoutOf(ctx.paths, agent).agent },
+  };
   return {
     agent,
     spec,
     sandboxed: false,
     launch: (key, launch) =>
-      startPlainHarness(agent, key, { paths: ctx.paths, spec, socket: launch.socket, netDir }),
+      startPlainHarness(agent, key, {
+        paths: ctx.paths,
+        spec,
+        socket: launch.socket,
+        netDir,
+        hub: adapted?.hub,
+        more,
+        hubState: adapted && join(harnessHomeOf(ctx.paths, agent), ".lnk"),
+      }),
   };
 }

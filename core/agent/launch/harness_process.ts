@@ -19,11 +19,24 @@ export interface HarnessProcess extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/** The harness role each harness runs as, serving its endpoint on `socket`. */
-export function harnessRole(harness: string, socket: string): string[] {
+/**
+ * The harness role each harness runs as, serving its endpoint on `socket`: Link Harness's and the
+ * mini harness's own, and the hub for one whose adapter gave a stdio ACP command (`hub`).
+ */
+export function harnessRole(harness: string, socket: string, hub = false): string[] {
   if (harness === "link") return ["harness", "serve", "--socket", socket];
   if (harness === "mini") return ["harness", "mini", "--socket", socket];
-  throw new LinkError("HARNESS_MISSING", `Cannot run harness "${harness}": its adapter is not wired yet`);
+  if (hub) return ["harness", "hub", "--socket", socket];
+  throw new LinkError(
+    "HARNESS_MISSING",
+    `Cannot run harness "${harness}": its adapter gives no endpoint Link runs`,
+  );
+}
+
+/** The hub's part of its input: the ACP command its adapter gave, and where the agent's Home is inside. */
+export interface HubLaunch {
+  readonly command: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,8 +47,29 @@ export function harnessRole(harness: string, socket: string): string[] {
 export function harnessInputLine(
   agent: AgentSettings,
   key: AgentKey,
-  options: { paths: LinkPaths; spec: Spec; netDir: string; more?: Partial<ServedAgentInput> },
+  options: {
+    paths: LinkPaths;
+    spec: Spec;
+    netDir: string;
+    more?: Partial<ServedAgentInput>;
+    hub?: HubLaunch;
+    /** Where the hub keeps its sessions, when not its HOME's `.lnk` (unsandboxed). */
+    hubState?: string;
+  },
 ): string {
+  if (options.hub) {
+    // The hub is handed the command, the model as the sandbox reaches it and the Home it works in.
+    const entry = {
+      id: agent.id,
+      name: agent.name,
+      key: encodeKey(key),
+      acp: options.hub,
+      ...(options.more?.model ? { model: options.more.model } : {}),
+      ...(options.more?.folders ? { folders: options.more.folders } : {}),
+      ...(options.hubState ? { state: options.hubState } : {}),
+    };
+    return `${JSON.stringify({ agents: [entry] })}\n`;
+  }
   return `${JSON.stringify({ agents: [harnessInputEntry(agent, key, options)] })}\n`;
 }
 
@@ -63,9 +97,18 @@ export function harnessInputEntry(
 export async function startPlainHarness(
   agent: AgentSettings,
   key: AgentKey,
-  options: { paths: LinkPaths; spec: Spec; socket: string; netDir: string },
+  options: {
+    paths: LinkPaths;
+    spec: Spec;
+    socket: string;
+    netDir: string;
+    /** For a harness under the hub: its command, and its model and folders as this process sees them. */
+    hub?: HubLaunch;
+    more?: Partial<ServedAgentInput>;
+    hubState?: string;
+  },
 ): Promise<HarnessProcess> {
-  const role = await spawnRole(harnessRole(agent.harness, options.socket), {
+  const role = await spawnRole(harnessRole(agent.harness, options.socket, options.hub !== undefined), {
     input: harnessInputLine(agent, key, options),
     stderr: "inherit",
   });

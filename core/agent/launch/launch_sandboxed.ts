@@ -13,7 +13,7 @@ import type { ServedAgentInput } from "../../harness/mod.ts";
 import type { ResolvedModel } from "../../harness/model/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 import type { Spec } from "../../spec/mod.ts";
-import { harnessInputLine, type HarnessProcess } from "./harness_process.ts";
+import { harnessInputLine, type HarnessProcess, type HubLaunch } from "./harness_process.ts";
 import { modelRoute } from "./model_route.ts";
 import { readSandboxReady } from "./sandbox_ready.ts";
 import { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
@@ -46,6 +46,8 @@ export interface SandboxedHarnessPlan {
   readonly toolProxy?: { readonly seat: ToolProxySeat; readonly relayed: boolean };
   /** What Link Harness is handed on stdin besides its model and proxy. */
   readonly input: Partial<ServedAgentInput>;
+  /** For a harness under the hub: the ACP command its adapter gave. */
+  readonly hub?: HubLaunch;
 }
 
 /** What one start takes besides its plan and key. */
@@ -96,6 +98,7 @@ export async function launchSandboxedHarness(
     paths: planned.paths,
     spec: planned.spec,
     netDir: planned.insideNet,
+    hub: planned.hub,
     more: {
       ...planned.input,
       model: route?.model,

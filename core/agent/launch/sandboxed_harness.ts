@@ -21,6 +21,7 @@ import type { Spec } from "../../spec/mod.ts";
 import { type HarnessProcess, harnessRole } from "./harness_process.ts";
 import { launchSandboxedHarness, type SandboxedHarnessPlan } from "./launch_sandboxed.ts";
 import { loopbackPort } from "./model_route.ts";
+import { adapterPlanFor } from "./adapter_plan.ts";
 import { TOOL_SOCKET, type ToolProxySeat } from "./tool_proxy_seat.ts";
 
 const log = logger("agent");
@@ -68,12 +69,15 @@ export async function planSandboxedHarness(
   options: SandboxedHarnessOptions,
 ): Promise<SandboxedHarnessPlan> {
   requireUserNamespaces(await checkUserNamespaces({ procRoot: options.procRoot }));
-  const policy = await harnessPolicy(ctx, agent);
+  const own = await harnessPolicy(ctx, agent);
+  // A harness Link did not write: what its adapter says it runs (under the hub) and needs.
+  const adapted = await adapterPlanFor(ctx, agent, { proxied: own.spec.network.mode === "proxy" });
+  const policy = adapted?.needs ? await harnessPolicy(ctx, agent, { needs: adapted.needs }) : own;
   const netDir = ctx.paths.net(agent.id);
   await Deno.mkdir(netDir, { recursive: true, mode: 0o700 });
   const proxied = policy.spec.network.mode === "proxy";
   const keys = proxied ? await modelKeysFor(agent, ctx.env, { candidates: options.modelCandidates }) : [];
-  const model = agent.harness === "link" ? await resolvedModel(ctx, agent, options) : undefined;
+  const model = agent.harness === "link" || adapted ? await resolvedModel(ctx, agent, options) : undefined;
   const relays: RelayRule[] = proxied
     ? [{ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: join(netDir, "proxy.sock") }]
     : [];
@@ -96,7 +100,7 @@ export async function planSandboxedHarness(
     paths: ctx.paths,
     ...policySandboxFields(policy),
     netDir,
-    command: roleArgv(harnessRole(agent.harness, join(insideNet, "endpoint.sock"))),
+    command: roleArgv(harnessRole(agent.harness, join(insideNet, "endpoint.sock"), adapted !== undefined)),
     relays,
   });
   const sandbox = planSandbox(input);
@@ -113,6 +117,7 @@ export async function planSandboxedHarness(
     ports,
     model: model && { resolved: model, wired: keyWired(agent).wired },
     toolProxy: toolProxy && { seat: toolProxy, relayed: proxied },
+    hub: adapted?.hub,
     input: {
       owner: agent.owner,
       folders,

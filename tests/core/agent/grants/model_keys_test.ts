@@ -5,15 +5,16 @@ import { ProxyKeyInput } from "../../../../proxy/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { newAgent } from "./_support.ts";
 
-Deno.test("keyWired() wires Link Harness, OpenClaw, Hermes and DeepSeek by default, and no other (SBX-17)", async () => {
+Deno.test("keyWired() wires Link Harness, acp, OpenClaw, Hermes and DeepSeek by default, and no other (SBX-17)", async () => {
   await using home = await tempHome();
   const agent = await newAgent(home);
-  const wired = ["link", "openclaw", "hermes", "deepseek", "mini", "outside"].map((harness) => [
+  const wired = ["link", "acp", "openclaw", "hermes", "deepseek", "mini", "outside"].map((harness) => [
     harness,
     grants.keyWired({ ...agent, harness }),
   ]);
   assert.deepEqual(wired, [
     ["link", { wired: true, by: "default" }],
+    ["acp", { wired: true, by: "default" }],
     ["openclaw", { wired: true, by: "default" }],
     ["hermes", { wired: true, by: "default" }],
     ["deepseek", { wired: true, by: "default" }],
