@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { loadAgentConfig, loadSettings, services } from "../../../core/agent/mod.ts";
 import { AgentTools } from "../../../core/agent_bridge/mod.ts";
 import { JobStore } from "../../../core/scheduler/mod.ts";
-import { serveFakeModel } from "../../fakes/fake_model.ts";
+import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
 import { serviceLog, waitForLog } from "../../support/service_log.ts";
 import { decodeKey } from "../../../core/base/mod.ts";
 import { openEndpoint } from "../../../connections/mod.ts";
@@ -272,26 +272,31 @@ sandboxedTest(
   },
 );
 
+/** Agents main and ada, each with its tool proxy served, launched onto one shared harness. */
+async function twoOnOneHarness(home: Awaited<ReturnType<typeof tempHome>>, model: FakeModel) {
+  const [a, b] = [await hostedAgent(home, "main"), await hostedAgent(home, "ada")];
+  const stack = new AsyncDisposableStack();
+  const dialled: Dialled = [];
+  const pids: number[] = [];
+  for (const agent of [a, b]) {
+    const settings = await loadSettings(home.paths, agent.id);
+    const { spec } = await loadAgentConfig(home.paths, settings);
+    const seat = new AgentTools(home.paths, settings, spec);
+    stack.use(await seat.serve());
+    pids.push(stack.use(await launch(home, agent, model, dialled, seat)).pid);
+  }
+  assert.equal(pids[1], pids[0], "the second agent was not launched onto the first's harness");
+  return { a, b, [Symbol.asyncDispose]: () => stack.disposeAsync() };
+}
+
 sandboxedTest(
   "shared_harness: each agent of one shared harness calls Link's tools through its own tool proxy and secret, handed them listed (PRC-2, SBX-18, SBX-19, PRC-13)",
   async () => {
     await using model = await serveFakeModel({ key: REAL_KEY });
     await using home = await tempHome();
     await sharingHome(home);
-    const [a, b] = [await hostedAgent(home, "main"), await hostedAgent(home, "ada")];
-    const seats = [];
-    for (const agent of [a, b]) {
-      const settings = await loadSettings(home.paths, agent.id);
-      const { spec } = await loadAgentConfig(home.paths, settings);
-      const seat = new AgentTools(home.paths, settings, spec);
-      seats.push({ seat, proxy: await seat.serve() });
-    }
-    await using _a = seats[0]!.proxy;
-    await using _b = seats[1]!.proxy;
-    const dialled: Dialled = [];
-    await using ha = await launch(home, a, model, dialled, seats[0]!.seat);
-    await using hb = await launch(home, b, model, dialled, seats[1]!.seat);
-    assert.equal(hb.pid, ha.pid);
+    await using pair = await twoOnOneHarness(home, model);
+    const { a, b } = pair;
     const jobsOf = async (agent: typeof a) =>
       (await new JobStore(join(agent.layout.agent, "schedule")).list()).jobs.map((j) => [j.to, j.text]);
     for (const [agent, text] of [[a, "for a"], [b, "for b"]] as const) {
@@ -316,20 +321,8 @@ sandboxedTest(
     await using model = await serveFakeModel({ key: REAL_KEY });
     await using home = await tempHome();
     await sharingHome(home);
-    const [a, b] = [await hostedAgent(home, "main"), await hostedAgent(home, "ada")];
-    const seats = [];
-    for (const agent of [a, b]) {
-      const settings = await loadSettings(home.paths, agent.id);
-      const { spec } = await loadAgentConfig(home.paths, settings);
-      const seat = new AgentTools(home.paths, settings, spec);
-      seats.push({ seat, proxy: await seat.serve() });
-    }
-    await using _a = seats[0]!.proxy;
-    await using _b = seats[1]!.proxy;
-    const dialled: Dialled = [];
-    await using ha = await launch(home, a, model, dialled, seats[0]!.seat);
-    await using hb = await launch(home, b, model, dialled, seats[1]!.seat);
-    assert.equal(hb.pid, ha.pid);
+    await using pair = await twoOnOneHarness(home, model);
+    const { a, b } = pair;
     // The secret's prefix is put together at run time, so this script's own text never holds it.
     const script = [
       'L=_link; S=/s/; me=$$; R="$L$S[A-Za-z0-9_-]{43}"',
