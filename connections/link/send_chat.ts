@@ -10,6 +10,8 @@ import { ackKept, listKept } from "./kept_client.ts";
 
 /** The meta key marking an answer's sentence that says the agent could not answer. */
 const ERROR_META = "link.local/error";
+/** The result's meta key listing the answers kept until this caller acknowledges them. */
+const KEPT_META = "link.local/kept";
 
 /** How long a chat whose message joined a running turn waits for that turn's answer. */
 export const STEERED_WAIT_MS = 15 * 60_000;
@@ -58,7 +60,9 @@ export async function sendChat(options: SendChatOptions): Promise<ChatOutcome> {
     const before = await listKept(endpoint, options.thread);
     for (const kept of before) options.onEarlier(kept.answer);
     await ackKept(endpoint, before.map((k) => k.id));
-    const outcome = await ask(endpoint, options);
+    const { outcome, kept } = await ask(endpoint, options);
+    // The answer is kept until it is read whole: only now may the harness let it go (LOC-5).
+    await ackKept(endpoint, kept);
     if (outcome.kind === "answered") {
       // A turn that ended between that look and this message's own turn kept its answer
       // meanwhile: it is shown now, after this answer, rather than left for the next chat.
@@ -76,12 +80,20 @@ export async function sendChat(options: SendChatOptions): Promise<ChatOutcome> {
   }
 }
 
-async function ask(endpoint: ProvenEndpoint, options: SendChatOptions): Promise<ChatOutcome> {
+/** Sends the message; `kept` names the answers the harness keeps until this caller has them. */
+async function ask(
+  endpoint: ProvenEndpoint,
+  options: SendChatOptions,
+): Promise<{ outcome: ChatOutcome; kept: string[] }> {
   const meta = { "link.local/thread": options.thread };
   await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
   const res = await endpoint.call(
     "session/prompt",
-    { sessionId: options.thread, prompt: [{ type: "text", text: options.text }], _meta: meta },
+    {
+      sessionId: options.thread,
+      prompt: [{ type: "text", text: options.text }],
+      _meta: { ...meta, "link.local/receipt": true },
+    },
     (update) => {
       if (update.sessionUpdate !== "agent_message_chunk") return;
       const content = update.content as { text?: string } | undefined;
@@ -89,14 +101,17 @@ async function ask(endpoint: ProvenEndpoint, options: SendChatOptions): Promise<
       if (content?.text && !isError) options.onText(content.text);
     },
   );
-  if (res.steered) return await steered(endpoint, options);
-  const error = (res.result?._meta as Record<string, unknown> | undefined)?.[ERROR_META] as
-    | { message?: string; hint?: string }
-    | undefined;
+  if (res.steered) return { outcome: await steered(endpoint, options), kept: [] };
+  const resultMeta = res.result?._meta as Record<string, unknown> | undefined;
+  const kept = Array.isArray(resultMeta?.[KEPT_META])
+    ? (resultMeta[KEPT_META] as unknown[]).filter((id): id is string => typeof id === "string")
+    : [];
+  const error = resultMeta?.[ERROR_META] as { message?: string; hint?: string } | undefined;
   if (error) {
-    return { kind: "failed", message: error.message ?? "Your agent could not answer", hint: error.hint };
+    const message = error.message ?? "Your agent could not answer";
+    return { outcome: { kind: "failed", message, hint: error.hint }, kept };
   }
-  return { kind: "answered" };
+  return { outcome: { kind: "answered" }, kept };
 }
 
 /** The message joined a running turn (202): its answer is the first kept after it was sent. */

@@ -141,7 +141,7 @@ export interface Prompted {
 export async function prompt(
   endpoint: ProvenEndpoint,
   text: string,
-  options: { thread?: string; onUpdate?: (u: SessionUpdate) => void } = {},
+  options: { thread?: string; onUpdate?: (u: SessionUpdate) => void; meta?: Record<string, unknown> } = {},
 ): Promise<Prompted> {
   const thread = options.thread ?? "link:main";
   await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: { "link.local/thread": thread } });
@@ -150,7 +150,11 @@ export async function prompt(
   try {
     const res = await endpoint.call(
       "session/prompt",
-      { sessionId: thread, prompt: [{ type: "text", text }], _meta: { "link.local/thread": thread } },
+      {
+        sessionId: thread,
+        prompt: [{ type: "text", text }],
+        _meta: { "link.local/thread": thread, ...options.meta },
+      },
       (u) => {
         updates.push(u);
         if (u.sessionUpdate === "agent_message_chunk") streamed += (u.content as { text: string }).text;

@@ -17,6 +17,12 @@ export const LinkMeta = z.looseObject({
   "link.local/tools": z.array(z.string()).optional(),
   /** The caller's name for this message, so a kept answer finds its way back. */
   "link.local/request": z.string().min(1).max(200).optional(),
+  /**
+   * The caller acknowledges the answer once it has it whole: the answer is kept until then, its
+   * ids in the result's `link.local/kept`, so a caller gone before the answer came (its socket's
+   * close still on its way through the relays) finds it at its next message (LOC-5).
+   */
+  "link.local/receipt": z.boolean().optional(),
 });
 export type LinkMeta = z.infer<typeof LinkMeta>;
 

@@ -92,7 +92,11 @@ async function prompt(
       hint: "Send the message again once the answer comes",
     }, next);
   }
-  const sink = new NdjsonSink(rpc.id ?? null, sessionId, { headers: next, onEnd: hold() });
+  const sink = new NdjsonSink(rpc.id ?? null, sessionId, {
+    headers: next,
+    onEnd: hold(),
+    acknowledges: meta?.["link.local/receipt"] === true,
+  });
   reception.start(sink);
   return sink.response;
 }

@@ -4,6 +4,8 @@ const encoder = new TextEncoder();
 
 /** The error meta key marking the sentence that says the agent could not answer. */
 export const ERROR_META = "link.local/error";
+/** The result's meta key listing the ids of the answers kept until the caller acknowledges them. */
+export const KEPT_META = "link.local/kept";
 
 /**
  * A turn's answer streamed on the request that started it: ACP `session/update` notifications,
@@ -17,12 +19,14 @@ export class NdjsonSink implements TurnSink {
   #id: number | string | null;
   #sessionId: string;
   #onEnd: (() => void) | undefined;
+  readonly acknowledges: boolean;
 
   constructor(
     id: number | string | null,
     sessionId: string,
-    options: { headers: Record<string, string>; onEnd?: () => void },
+    options: { headers: Record<string, string>; onEnd?: () => void; acknowledges?: boolean },
   ) {
+    this.acknowledges = options.acknowledges === true;
     this.#id = id;
     this.#sessionId = sessionId;
     this.#onEnd = options.onEnd;
@@ -65,11 +69,12 @@ export class NdjsonSink implements TurnSink {
   end(result: TurnResult): void {
     this.#onEnd?.();
     this.#onEnd = undefined;
-    const { error, ...rest } = result;
+    const { error, kept, ...rest } = result;
+    const meta = { ...(error ? { [ERROR_META]: error } : {}), ...(kept ? { [KEPT_META]: kept } : {}) };
     this.#send({
       jsonrpc: "2.0",
       id: this.#id,
-      result: error ? { ...rest, _meta: { [ERROR_META]: error } } : rest,
+      result: Object.keys(meta).length ? { ...rest, _meta: meta } : rest,
     });
     if (!this.#open) return;
     this.#open = false;

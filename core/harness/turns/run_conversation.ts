@@ -36,6 +36,7 @@ export async function runConversation(run: ConversationRun): Promise<void> {
   let result: TurnResult | undefined;
   let why = "";
   let fresh = run.fresh === true;
+  const kept: string[] = [];
   try {
     while (keeper) {
       const stop = AbortSignal.any([run.stop, keeper.lost]);
@@ -56,7 +57,7 @@ export async function runConversation(run: ConversationRun): Promise<void> {
       // Kept before the lease goes, so whoever sees the conversation idle also sees the answer.
       if (ended.kind !== "idle") {
         result = resultOf(ended);
-        if (!sink.waiting) await keep(agent, events.conversation, ended);
+        if (!sink.waiting || sink.acknowledges) kept.push(await keep(agent, events.conversation, ended));
       }
       await keeper.release();
       keeper = undefined;
@@ -73,7 +74,7 @@ export async function runConversation(run: ConversationRun): Promise<void> {
     sink.text(message, true);
     result = { stopReason: "end_turn", error: { code: "SERVICE_FAILED", message } };
   } finally {
-    sink.end(result ?? { stopReason: "end_turn" });
+    sink.end({ ...result ?? { stopReason: "end_turn" }, ...(sink.acknowledges ? { kept } : {}) });
   }
 }
 
@@ -82,11 +83,16 @@ function resultOf(ended: Exclude<TurnEnd, { kind: "idle" }>): TurnResult {
   return ended.error ? { stopReason: "end_turn", error: ended.error } : { stopReason: "end_turn" };
 }
 
-async function keep(agent: TurnAgent, conversation: string, ended: Exclude<TurnEnd, { kind: "idle" }>) {
-  await agent.kept.keep({
+async function keep(
+  agent: TurnAgent,
+  conversation: string,
+  ended: Exclude<TurnEnd, { kind: "idle" }>,
+): Promise<string> {
+  const kept = await agent.kept.keep({
     conversation,
     answer: ended.said,
     requests: ended.messages.map((m) => m.event.request),
     error: ended.kind === "failed",
   }, agent.clock.now());
+  return kept.id;
 }

@@ -3,6 +3,8 @@ export interface TurnResult {
   stopReason: "end_turn" | "cancelled" | "refusal";
   /** Set when the answer says the agent could not answer. */
   error?: { code: string; message: string; hint?: string };
+  /** The ids of the answers kept for a caller that acknowledges them (`link.local/receipt`). */
+  kept?: string[];
 }
 
 /**
@@ -12,6 +14,8 @@ export interface TurnResult {
 export interface TurnSink {
   /** Whether someone still reads the answer; when not, the answer is kept (LOC-5). */
   readonly waiting: boolean;
+  /** The caller acknowledges what it read: each answer is kept until it does (`link.local/receipt`). */
+  readonly acknowledges?: boolean;
   /** A piece of the answer's text; `error` marks the sentence saying the agent could not answer. */
   text(text: string, error?: boolean): void;
   /** The model called a tool. */
@@ -47,6 +51,10 @@ export class ParagraphSink implements TurnSink {
 
   get waiting(): boolean {
     return this.#inner.waiting;
+  }
+
+  get acknowledges(): boolean {
+    return this.#inner.acknowledges === true;
   }
 
   /** The next text begins a new paragraph. */

@@ -39,6 +39,33 @@ Deno.test("an answer finished after its caller went is kept, handed over until a
   });
 });
 
+Deno.test("an answer asked with link.local/receipt is kept though its caller read it, until acknowledged: a caller gone before its close came through loses nothing (LOC-5)", async () => {
+  await using model = await serveFakeModel();
+  model.reply("Read, never acknowledged.");
+  model.reply("Read and acknowledged.");
+  await using harness = await harnessFixture(model);
+  await using caller = await harness.open();
+  const unacked = await prompt(caller, "first", { meta: { "link.local/receipt": true } });
+  assert.equal(unacked.text, "Read, never acknowledged.");
+  const [id] = unacked.meta?.["link.local/kept"] as string[];
+  const listed = async () =>
+    (JSON.parse((await caller.request("GET", "/_link/recover")).text) as { id: string; answer: string }[])
+      .map((k) => [k.id, k.answer]);
+  assert.deepEqual(await listed(), [[id, "Read, never acknowledged."]]);
+  const acked = await prompt(caller, "second", { meta: { "link.local/receipt": true } });
+  const [second] = acked.meta?.["link.local/kept"] as string[];
+  assert.deepEqual(await caller.request("POST", "/_link/recover/ack", { ids: [second] }), {
+    status: 200,
+    text: '{"acked":1}',
+  });
+  assert.deepEqual(await listed(), [[id, "Read, never acknowledged."]]);
+  // Without the key, an answer read to its end is not kept.
+  model.reply("Not kept.");
+  const plain = await prompt(caller, "third");
+  assert.equal(plain.meta?.["link.local/kept"], undefined);
+  assert.deepEqual(await listed(), [[id, "Read, never acknowledged."]]);
+});
+
 Deno.test("a chat waiting on /_link/recover gets the answer of the turn its message joined, once it is kept (LOC-6)", async () => {
   await using model = await serveFakeModel();
   const held = model.reply("Working on it.", { hold: true });
