@@ -24,6 +24,8 @@ export class InProcessDriver implements FiringDriver {
   readonly schedules = new Map<string, string>();
   /** What the next calls do, one each: throw the error, or (undefined) succeed. */
   fail: (LinkError | undefined)[] = [];
+  /** A rule each call is read by first: the error it throws, or undefined to go on. */
+  failWhen: ((call: DriverCall) => LinkError | undefined) | undefined;
   #clock: FakeClock;
 
   constructor(clock: FakeClock) {
@@ -35,19 +37,28 @@ export class InProcessDriver implements FiringDriver {
 
   async ask(job: Job, request: string): Promise<string> {
     const at = new Date(this.#clock.now()).toISOString();
-    this.calls.push({ kind: "ask", to: job.to, request, text: job.text, from: job.from, hops: job.hops, at });
+    const call: DriverCall = {
+      kind: "ask",
+      to: job.to,
+      request,
+      text: job.text,
+      from: job.from,
+      hops: job.hops,
+      at,
+    };
+    this.calls.push(call);
     if (this.hold) {
       this.hold.taken.resolve();
       await this.hold.answer;
     }
-    const failure = this.fail.shift();
+    const failure = this.failWhen?.(call) ?? this.fail.shift();
     if (failure) throw failure;
     return `Re: ${job.text}`;
   }
 
   send(agent: string, call: SendCall): Promise<void> {
     this.calls.push({ kind: "send", agent, call });
-    const failure = this.fail.shift();
+    const failure = this.failWhen?.({ kind: "send", agent, call }) ?? this.fail.shift();
     return failure ? Promise.reject(failure) : Promise.resolve();
   }
 
