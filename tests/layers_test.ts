@@ -57,6 +57,10 @@ const NOT_MOD_ON_PURPOSE = new Map([
     "core/memory/memory_chunks.ts -> core/harness/store/conversation_folder.ts",
     "a conversation's folder name",
   ],
+  [
+    "core/memory/store_events.ts -> core/harness/store/conversation_folder.ts",
+    "a conversation's folder name, for the SQLite store's events",
+  ],
 ]);
 
 Deno.test("Link's source has no import cycle, and each import goes to its own layer or a lower one", async () => {

@@ -44,6 +44,7 @@ const status: Command = {
     if (!s.on) return io.print(`  Turn it on with \`lnk agent memory on --agent ${s.agent}\``);
     io.print(`  embeddings: ${s.embeddings ?? "none (search by words alone)"}`);
     if (s.index) io.print(`  index: ${s.index.chunks} pieces, ${s.index.embedded} with a vector`);
+    if (s.index?.meaningOff) io.print(`  meaning: off, by words alone (${s.index.meaningOff})`);
     io.print(
       `  service: ${s.service.serving ? "serving it" : s.service.running ? "running" : "not running"}`,
     );

@@ -20,6 +20,10 @@ export class LinkPaths {
   agentState(id: string): string {
     return join(this.agentsState, id);
   }
+  /** The SQLite store's database of an agent's conversations, kept outside its sandbox (TRN-14). */
+  storeDatabase(id: string): string {
+    return join(this.agentState(id), "chats.sqlite");
+  }
   /** Held while agents are created, removed or restored, and while a port block is chosen. */
   get agentsLock(): string {
     return join(this.agentsState, ".lock");
@@ -52,6 +56,10 @@ export class LinkPaths {
   }
   get run(): string {
     return join(this.lnk, "run");
+  }
+  /** What Link keeps for itself and can make again: sqlite-vec's extension, loaded from here. */
+  get cache(): string {
+    return join(this.lnk, "cache");
   }
   get removed(): string {
     return join(this.lnk, "removed");

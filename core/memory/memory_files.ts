@@ -1,16 +1,21 @@
 import { joinPath, logger } from "../base/mod.ts";
 import { MEMORY_FILE_MAX_BYTES, MEMORY_FILES_MAX, type MemoryFile } from "./memory_source.ts";
+import { listStoreEvents, STORE_DATABASE } from "./store_events.ts";
 
 const log = logger("memory");
 
 /**
  * The files memory indexes in an agent's `Agent/` folder: its notes (`memory/*.md`) and its
- * conversations' events (`chats/<folder>/events/<n>.json`). Each folder and file is looked at
+ * conversations' events (`chats/<folder>/events/<n>.json`, or the rows of the SQLite store's
+ * database, `listStoreEvents`). Each folder and file is looked at
  * without following a link (LAY-9): a link, a folder where a file should be, a file over
  * MEMORY_FILE_MAX_BYTES, or names past MEMORY_FILES_MAX are left out, since the harness writes
  * these files and may have planted anything.
  */
-export async function listMemoryFiles(agentFolder: string): Promise<MemoryFile[]> {
+export async function listMemoryFiles(
+  agentFolder: string,
+  options: { storeDatabase?: string } = {},
+): Promise<MemoryFile[]> {
   const files: MemoryFile[] = [];
   const add = (path: string, info: Deno.FileInfo): boolean => {
     if (files.length >= MEMORY_FILES_MAX) return false;
@@ -36,6 +41,10 @@ export async function listMemoryFiles(agentFolder: string): Promise<MemoryFile[]
       const info = await lstatOrUndefined(joinPath(agentFolder, path));
       if (info && !add(path, info)) return files;
     }
+  }
+  // The SQLite store's: the bridge's outside the sandbox, or one the harness keeps in chats/.
+  for (const database of [options.storeDatabase, joinPath(agentFolder, STORE_DATABASE)]) {
+    if (database) files.push(...await listStoreEvents(database, MEMORY_FILES_MAX - files.length));
   }
   return files;
 }

@@ -4,7 +4,7 @@ import { chunksOf } from "./memory_chunks.ts";
 import { listMemoryFiles, readMemoryFile } from "./memory_files.ts";
 import type { MemoryHit } from "./memory_hit.ts";
 import type { MemoryOrigin } from "./memory_source.ts";
-import { vecExtensionPath } from "./vec_extension.ts";
+import { loadVec, type VecLoad } from "./vec_extension.ts";
 import { ftsQuery } from "./fts_query.ts";
 import type { Embedder } from "./embedder.ts";
 
@@ -40,20 +40,36 @@ export interface Refreshed {
  */
 export class MemoryIndex implements Disposable {
   readonly path: string;
+  /** Whether sqlite-vec loaded: without it the index searches by words alone, saying why. */
+  readonly vec: VecLoad;
   readonly #agentFolder: string;
+  readonly #storeDatabase: string | undefined;
   readonly #db: DatabaseSync;
 
-  private constructor(path: string, agentFolder: string, db: DatabaseSync) {
+  private constructor(
+    path: string,
+    where: { agentFolder: string; storeDatabase?: string },
+    opened: { db: DatabaseSync; vec: VecLoad },
+  ) {
     this.path = path;
-    this.#agentFolder = agentFolder;
-    this.#db = db;
+    this.#agentFolder = where.agentFolder;
+    this.#storeDatabase = where.storeDatabase;
+    this.#db = opened.db;
+    this.vec = opened.vec;
   }
 
-  /** Opens (or makes) the index at `path` for the agent's `Agent/` folder; a broken one is made again. */
-  static async open(path: string, options: { agentFolder: string }): Promise<MemoryIndex> {
+  /**
+   * Opens (or makes) the index at `path` for the agent's `Agent/` folder; a broken one is made
+   * again. `cache` is the machine's cache folder, where sqlite-vec is loaded from; `vecSource` a
+   * sqlite-vec file other than npm's; `storeDatabase` the SQLite store's database, indexed too.
+   */
+  static async open(
+    path: string,
+    options: { agentFolder: string; cache: string; vecSource?: string; storeDatabase?: string },
+  ): Promise<MemoryIndex> {
     await Deno.mkdir(dirnamePath(path), { recursive: true, mode: 0o700 });
     try {
-      return new MemoryIndex(path, options.agentFolder, await openChecked(path));
+      return new MemoryIndex(path, options, await openChecked(path, options));
     } catch (err) {
       if (err instanceof LinkError) throw err;
       log.warn("The memory index is unreadable: it is made again from the agent's files", {
@@ -61,13 +77,13 @@ export class MemoryIndex implements Disposable {
         error: err instanceof Error ? err.message : String(err),
       });
       for (const suffix of ["", "-wal", "-shm", "-journal"]) await Deno.remove(path + suffix).catch(() => {});
-      return new MemoryIndex(path, options.agentFolder, await openChecked(path));
+      return new MemoryIndex(path, options, await openChecked(path, options));
     }
   }
 
   /** Reads what changed among the agent's files since the last refresh, dropping what is gone. */
   async refresh(): Promise<Refreshed> {
-    const listed = await listMemoryFiles(this.#agentFolder);
+    const listed = await listMemoryFiles(this.#agentFolder, { storeDatabase: this.#storeDatabase });
     const known = new Map<string, { mtime: number; size: number }>();
     for (const row of this.#db.prepare("select path, mtime, size from files").all()) {
       known.set(String(row.path), { mtime: Number(row.mtime), size: Number(row.size) });
@@ -78,7 +94,7 @@ export class MemoryIndex implements Disposable {
       seen.add(file.path);
       const was = known.get(file.path);
       if (was && was.mtime === file.mtime && was.size === file.size) continue;
-      const text = await readMemoryFile(this.#agentFolder, file);
+      const text = file.text ?? await readMemoryFile(this.#agentFolder, file);
       this.#transaction(() => {
         this.#drop(file.path);
         if (text === undefined) return;
@@ -130,6 +146,7 @@ export class MemoryIndex implements Disposable {
   ): Promise<number> {
     let done = 0;
     const max = options.max ?? Infinity;
+    if (!this.vec.loaded) return 0;
     while (done < max) {
       const vecReady = this.#meta("vec_model") === embedder.model && this.#hasVec();
       const rows = vecReady
@@ -228,6 +245,7 @@ export class MemoryIndex implements Disposable {
   }
 
   #hasVec(): boolean {
+    if (!this.vec.loaded) return false;
     return this.#db.prepare("select 1 from sqlite_master where name = 'chunks_vec'").get() !== undefined;
   }
 
@@ -256,15 +274,19 @@ export class MemoryIndex implements Disposable {
   }
 }
 
-/** Opens the file with sqlite-vec loaded and checks it whole; a new file gets the schema. */
-async function openChecked(path: string): Promise<DatabaseSync> {
+/** Opens the file with sqlite-vec loaded (when it loads) and checks it whole; a new file gets the schema. */
+async function openChecked(
+  path: string,
+  options: { cache: string; vecSource?: string },
+): Promise<{ db: DatabaseSync; vec: VecLoad }> {
   // Made 0600 before SQLite writes a byte of it (MEM-1: the index is its user's alone).
   const created = await Deno.open(path, { create: true, write: true, mode: 0o600 });
   created.close();
   await Deno.chmod(path, 0o600);
   const db = new DatabaseSync(path, { allowExtension: true, timeout: 5_000 });
   try {
-    db.loadExtension(await vecExtensionPath());
+    const vec = await loadVec(db, { cache: options.cache, source: options.vecSource });
+    if (!vec.loaded) log.warn("Memory searches by words alone", { why: vec.why });
     const check = db.prepare("pragma quick_check").get();
     if (check?.quick_check !== "ok") throw new Error(`quick_check says ${JSON.stringify(check)}`);
     db.exec("pragma journal_mode = wal");
@@ -277,7 +299,7 @@ async function openChecked(path: string): Promise<DatabaseSync> {
     if (version?.value !== SCHEMA_VERSION) {
       throw new Error(`its version is ${JSON.stringify(version?.value)}`);
     }
-    return db;
+    return { db, vec };
   } catch (err) {
     db.close();
     throw err;

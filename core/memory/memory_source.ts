@@ -15,6 +15,8 @@ export interface MemoryFile {
   readonly path: string;
   readonly mtime: number;
   readonly size: number;
+  /** Its text when it was read with the listing (an event of the SQLite store). */
+  readonly text?: string;
 }
 
 /** The largest file memory reads: a larger one is left out, said in the log (the harness writes them). */

@@ -40,6 +40,13 @@ export async function searchMemory(
       note: options.asleep ?? NO_EMBEDDINGS_NOTE,
     };
   }
+  if (!index.vec.loaded) {
+    return {
+      hits: index.search(query, { limit, exclude }),
+      by: "words",
+      note: `Searched by words alone: ${index.vec.why}`,
+    };
+  }
   try {
     // A long history is embedded a share at each search (and at each session's start), so no
     // search waits on all of it; what has no vector yet is still found by its words.

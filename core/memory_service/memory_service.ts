@@ -181,7 +181,14 @@ export class MemoryService implements AsyncDisposable {
     if (known) return known;
     const settings = await this.#agentOf(agent);
     const place = memoryPlaceOf(this.#paths, settings);
-    const opened = { index: await MemoryIndex.open(place.index, { agentFolder: place.agentFolder }), place };
+    const opened = {
+      index: await MemoryIndex.open(place.index, {
+        agentFolder: place.agentFolder,
+        cache: place.cache,
+        storeDatabase: place.storeDatabase,
+      }),
+      place,
+    };
     this.#indexes.set(agent, opened);
     return opened;
   }

@@ -25,7 +25,7 @@ export type StoreDriver =
 
 /** The SQLite database of an agent's conversations: in its state folder, which no sandbox sees. */
 export function sqliteStorePath(paths: LinkPaths, agentId: string): string {
-  return join(paths.agentState(agentId), "chats.sqlite");
+  return paths.storeDatabase(agentId);
 }
 
 /** The driver an agent's spec names (`[model] store`). */

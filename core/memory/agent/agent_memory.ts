@@ -13,7 +13,13 @@ export interface MemoryStatus {
   readonly on: boolean;
   /** The embeddings model, or null: search by words alone. */
   readonly embeddings: string | null;
-  readonly index: { readonly path: string; readonly chunks: number; readonly embedded: number } | null;
+  readonly index: {
+    readonly path: string;
+    readonly chunks: number;
+    readonly embedded: number;
+    /** Why it searches by words alone whatever the embeddings, when sqlite-vec does not load here. */
+    readonly meaningOff?: string;
+  } | null;
   /** Whether the owner's memory service runs, and serves this agent now. */
   readonly service: { readonly running: boolean; readonly serving: boolean };
 }
@@ -38,9 +44,16 @@ export async function memoryStatus(ctx: AgentContext, agent: AgentSettings): Pro
     | undefined;
   let index: MemoryStatus["index"] = null;
   if (spec.memory.on) {
-    using opened = await MemoryIndex.open(place.index, { agentFolder: place.agentFolder });
+    using opened = await MemoryIndex.open(place.index, {
+      agentFolder: place.agentFolder,
+      cache: place.cache,
+    });
     await opened.refresh();
-    index = { path: place.index, ...opened.counts(spec.memory.embeddings) };
+    index = {
+      path: place.index,
+      ...opened.counts(spec.memory.embeddings),
+      ...(opened.vec.loaded ? {} : { meaningOff: opened.vec.why }),
+    };
   }
   return {
     agent: agent.name,
@@ -70,7 +83,11 @@ export async function searchAgentMemory(
   }).catch(() => undefined);
   if (served !== undefined) return served as MemorySearch;
   const place = memoryPlaceOf(ctx.paths, agent);
-  using index = await MemoryIndex.open(place.index, { agentFolder: place.agentFolder });
+  using index = await MemoryIndex.open(place.index, {
+    agentFolder: place.agentFolder,
+    cache: place.cache,
+    storeDatabase: place.storeDatabase,
+  });
   return await searchMemory(index, query, {
     limit: options.limit,
     asleep: "Searched by words alone: the agent is asleep, and only its memory service embeds for it",

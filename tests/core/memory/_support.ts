@@ -7,6 +7,8 @@ export async function memoryFolder(): Promise<
     root: string;
     agent: string;
     index: string;
+    /** What MemoryIndex.open takes for this folder. */
+    opening: { agentFolder: string; cache: string };
     note(name: string, text: string): Promise<void>;
     said(conversation: string, n: number, event: Record<string, unknown>): Promise<void>;
   }
@@ -19,6 +21,7 @@ export async function memoryFolder(): Promise<
     root,
     agent,
     index: join(root, "state", "memory", "index.sqlite"),
+    opening: { agentFolder: agent, cache: join(root, "cache") },
     async note(name, text) {
       await Deno.writeTextFile(join(agent, "memory", `${name}.md`), text);
     },

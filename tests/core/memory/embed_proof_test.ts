@@ -167,7 +167,7 @@ Deno.test("searchMemory finds a note by meaning through the endpoint, and falls 
     proof: new Secret(e.proof),
     model: "e",
   });
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   e.fake.failNext(429);
   const limited = await searchMemory(index, "kitten", { embedder });
   assert.equal(limited.by, "words");

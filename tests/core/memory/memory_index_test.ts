@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { MemoryIndex, searchMemory } from "../../../core/memory/mod.ts";
 import { fakeVector } from "../../fakes/fake_embeddings.ts";
 import { memoryFolder } from "./_support.ts";
@@ -15,7 +15,7 @@ Deno.test("MemoryIndex finds a note by its words, saying its note and line, and 
     answers: [1],
   });
   await m.said("link:main", 2, { type: "turn", turn: "t", answers: [1] });
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   assert.deepEqual(await index.refresh(), { files: 4, read: 4, dropped: 0 });
   const found = index.search("where does Bo live? Lisbon", { limit: 5 });
   assert.deepEqual(found[0]!.origin, { kind: "note", note: "people", line: 3 });
@@ -35,7 +35,7 @@ Deno.test("MemoryIndex finds a note by its words, saying its note and line, and 
 Deno.test("MemoryIndex.refresh reads a changed note again and drops a removed one", async () => {
   await using m = await memoryFolder();
   await m.note("plan", "Fly to Oslo");
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   await index.refresh();
   await m.note("plan", "Take the train to Bergen, a longer note");
   assert.deepEqual(await index.refresh(), { files: 1, read: 1, dropped: 0 });
@@ -51,7 +51,7 @@ Deno.test("MemoryIndex.open makes a corrupt index again from the files", async (
   await m.note("people", "Bo lives in Lisbon");
   await Deno.mkdir(join(m.root, "state", "memory"), { recursive: true });
   await Deno.writeTextFile(m.index, "this is not a database, it is garbage ".repeat(200));
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   await index.refresh();
   assert.equal(index.search("Lisbon", { limit: 5 }).length, 1);
 });
@@ -64,7 +64,7 @@ Deno.test("MemoryIndex never reads through a link the harness planted, nor a fil
   await Deno.symlink(m.root, join(m.agent, "chats", "outside"));
   await Deno.writeTextFile(join(m.agent, "memory", "huge.md"), "hunter2 ".repeat(200_000));
   await m.note("real", "nothing secret here");
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   await index.refresh();
   assert.deepEqual(index.search("hunter2 password", { limit: 5 }), []);
   assert.equal(index.search("secret", { limit: 5 }).length, 1);
@@ -73,7 +73,7 @@ Deno.test("MemoryIndex never reads through a link the harness planted, nor a fil
 Deno.test("MemoryIndex.search takes FTS5's own syntax in a query as words", async () => {
   await using m = await memoryFolder();
   await m.note("n", "NEAR the column of text");
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   await index.refresh();
   assert.equal(index.search('text:"* NEAR( OR AND', { limit: 5 }).length, 1);
   assert.deepEqual(index.search("*** ((( )))", { limit: 5 }), []);
@@ -82,7 +82,7 @@ Deno.test("MemoryIndex.search takes FTS5's own syntax in a query as words", asyn
 Deno.test("searchMemory without embeddings searches by words and says so", async () => {
   await using m = await memoryFolder();
   await m.note("people", "Bo lives in Lisbon");
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   const found = await searchMemory(index, "Lisbon");
   assert.equal(found.by, "words");
   assert.match(found.note!, /no embeddings model/);
@@ -93,7 +93,7 @@ Deno.test("MemoryIndex.embedPending embeds a long history a share at a time, wha
   await using m = await memoryFolder();
   const note = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} about the cello`).join("\n\n");
   await m.note("long", note);
-  using index = await MemoryIndex.open(m.index, { agentFolder: m.agent });
+  using index = await MemoryIndex.open(m.index, m.opening);
   await index.refresh();
   // The provider's side, in process: the fake provider's own vectors, one per text.
   const embedder = {
@@ -105,4 +105,49 @@ Deno.test("MemoryIndex.embedPending embeds a long history a share at a time, wha
   assert.equal(index.search("Paragraph 99", { limit: 1 })[0]!.text, "Paragraph 99 about the cello");
   assert.equal(await index.embedPending(embedder), 36);
   assert.deepEqual(index.counts("e"), { chunks: 100, embedded: 100 });
+});
+
+Deno.test("MemoryIndex loads sqlite-vec from a copy in the machine's cache named by its hash, as a compiled lnk must (its npm file is in the binary)", async () => {
+  await using m = await memoryFolder();
+  await m.note("people", "Bo lives in Lisbon");
+  const { getLoadablePath } = await import("sqlite-vec");
+  const npm = await Deno.readFile(getLoadablePath());
+  {
+    using index = await MemoryIndex.open(m.index, m.opening);
+    assert.deepEqual(index.vec, { loaded: true });
+  }
+  const folders = [...Deno.readDirSync(join(m.opening.cache, "sqlite-vec"))].map((e) => e.name);
+  assert.equal(folders.length, 1);
+  assert.match(folders[0]!, /^[0-9a-f]{16}$/);
+  const copy = join(m.opening.cache, "sqlite-vec", folders[0]!, basename(getLoadablePath()));
+  assert.deepEqual(await Deno.readFile(copy), npm);
+  assert.equal((await Deno.stat(copy)).mode! & 0o777, 0o600);
+  // A copy someone changed is written again before it is loaded.
+  await Deno.writeFile(copy, new TextEncoder().encode("tampered"));
+  using again = await MemoryIndex.open(m.index, { ...m.opening, cache: m.opening.cache });
+  assert.deepEqual(again.vec, { loaded: true });
+  assert.deepEqual(await Deno.readFile(copy), npm);
+});
+
+Deno.test("MemoryIndex without a sqlite-vec that loads searches by words alone, saying why, and asks no embeddings", async () => {
+  await using m = await memoryFolder();
+  await m.note("people", "Bo lives in Lisbon");
+  const broken = join(m.root, "vec0.so");
+  await Deno.writeTextFile(broken, "not a shared library");
+  using index = await MemoryIndex.open(m.index, { ...m.opening, vecSource: broken });
+  assert.equal(index.vec.loaded, false);
+  assert.match(!index.vec.loaded ? index.vec.why : "", /does not load on this machine/);
+  let asked = 0;
+  const embedder = {
+    model: "e",
+    embed: (texts: readonly string[]) => {
+      asked++;
+      return Promise.resolve(texts.map(fakeVector));
+    },
+  };
+  const found = await searchMemory(index, "Lisbon", { embedder });
+  assert.deepEqual([found.by, found.hits.length, asked], ["words", 1, 0]);
+  assert.match(found.note!, /^Searched by words alone: sqlite-vec's extension does not load/);
+  using missing = await MemoryIndex.open(m.index, { ...m.opening, vecSource: join(m.root, "none.so") });
+  assert.match(!missing.vec.loaded ? missing.vec.why : "", /cannot be read/);
 });
