@@ -11,7 +11,7 @@ import type { Embedder } from "./embedder.ts";
 const log = logger("memory");
 
 /** What memory's index file is made of; a file of another version is made again from the files. */
-const SCHEMA_VERSION = "1";
+const SCHEMA_VERSION = "2";
 /** How many texts go to the embeddings provider in one request. */
 const EMBED_BATCH = 32;
 /** Reciprocal rank fusion's constant: how much the first few places of either ranking weigh. */
@@ -19,7 +19,7 @@ const FUSION_K = 20;
 
 const SCHEMA = `
 create table meta(key text primary key, value text not null);
-create table files(path text primary key, mtime real not null, size integer not null);
+create table files(path text primary key, mtime real not null, size integer not null, hash text not null);
 create table chunks(id integer primary key, path text not null, origin text not null, text text not null);
 create index chunks_path on chunks(path);
 create virtual table chunks_fts using fts5(text, tokenize = 'unicode61 remove_diacritics 2');
@@ -84,9 +84,13 @@ export class MemoryIndex implements Disposable {
   /** Reads what changed among the agent's files since the last refresh, dropping what is gone. */
   async refresh(): Promise<Refreshed> {
     const listed = await listMemoryFiles(this.#agentFolder, { storeDatabase: this.#storeDatabase });
-    const known = new Map<string, { mtime: number; size: number }>();
-    for (const row of this.#db.prepare("select path, mtime, size from files").all()) {
-      known.set(String(row.path), { mtime: Number(row.mtime), size: Number(row.size) });
+    const known = new Map<string, { mtime: number; size: number; hash: string }>();
+    for (const row of this.#db.prepare("select path, mtime, size, hash from files").all()) {
+      known.set(String(row.path), {
+        mtime: Number(row.mtime),
+        size: Number(row.size),
+        hash: String(row.hash),
+      });
     }
     let read = 0;
     const seen = new Set<string>();
@@ -95,6 +99,16 @@ export class MemoryIndex implements Disposable {
       const was = known.get(file.path);
       if (was && was.mtime === file.mtime && was.size === file.size) continue;
       const text = file.text ?? await readMemoryFile(this.#agentFolder, file);
+      const hash = text === undefined ? "" : await textHash(text);
+      // The same words with a new time (a copy, a move, a restore): kept as they are, vectors and all (MEM-8).
+      if (was && text !== undefined && was.hash === hash) {
+        this.#db.prepare("update files set mtime = ?, size = ? where path = ?").run(
+          file.mtime,
+          file.size,
+          file.path,
+        );
+        continue;
+      }
       this.#transaction(() => {
         this.#drop(file.path);
         if (text === undefined) return;
@@ -108,10 +122,11 @@ export class MemoryIndex implements Disposable {
             chunk.text,
           );
         }
-        this.#db.prepare("insert into files(path, mtime, size) values (?, ?, ?)").run(
+        this.#db.prepare("insert into files(path, mtime, size, hash) values (?, ?, ?, ?)").run(
           file.path,
           file.mtime,
           file.size,
+          hash,
         );
       });
       read++;
@@ -304,6 +319,12 @@ async function openChecked(
     db.close();
     throw err;
   }
+}
+
+/** What a file said, as SHA-256 in hex: a file whose time changed and words did not is not read again. */
+async function textHash(text: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...hash].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A vector as sqlite-vec takes it: little-endian float32s. */

@@ -151,3 +151,35 @@ Deno.test("MemoryIndex without a sqlite-vec that loads searches by words alone, 
   using missing = await MemoryIndex.open(m.index, { ...m.opening, vecSource: join(m.root, "none.so") });
   assert.match(!missing.vec.loaded ? missing.vec.why : "", /cannot be read/);
 });
+
+Deno.test("MemoryIndex copied whole with its agent's files to another place is used there as it is: files whose times changed and words did not keep their vectors, nothing embedded again (MEM-8)", async () => {
+  await using m = await memoryFolder();
+  await m.note("people", "Bo lives in Lisbon\n\nAna plays the cello");
+  let asked = 0;
+  const embedder = {
+    model: "e",
+    embed: (texts: readonly string[]) => {
+      asked += texts.length;
+      return Promise.resolve(texts.map(fakeVector));
+    },
+  };
+  {
+    using index = await MemoryIndex.open(m.index, m.opening);
+    await index.refresh();
+    assert.equal(await index.embedPending(embedder), 2);
+  }
+  // Elsewhere: the same files, written anew (new times), and the index file as it was.
+  await using there = await memoryFolder();
+  await Deno.mkdir(join(there.root, "state", "memory"), { recursive: true });
+  await Deno.copyFile(m.index, there.index);
+  await there.note("people", "Bo lives in Lisbon\n\nAna plays the cello");
+  await there.note("new", "Written after the copy");
+  using index = await MemoryIndex.open(there.index, there.opening);
+  assert.deepEqual(await index.refresh(), { files: 2, read: 1, dropped: 0 });
+  assert.deepEqual(index.counts("e"), { chunks: 3, embedded: 2 });
+  assert.equal(await index.embedPending(embedder), 1);
+  assert.equal(asked, 3);
+  const [values] = await embedder.embed(["Ana plays the cello"]);
+  const hits = index.search("cello", { limit: 1, vector: { model: "e", values: values! } });
+  assert.deepEqual(hits.map((h) => [h.text, h.by]), [["Ana plays the cello", ["words", "meaning"]]]);
+});
