@@ -1,5 +1,6 @@
 import { joinPath, logger } from "../base/mod.ts";
 import { MEMORY_FILE_MAX_BYTES, MEMORY_FILES_MAX, type MemoryFile } from "./memory_source.ts";
+import { readRegularFile } from "./read_regular_file.ts";
 import { listStoreEvents, STORE_DATABASE } from "./store_events.ts";
 
 const log = logger("memory");
@@ -55,33 +56,11 @@ export async function listMemoryFiles(
  * never read through), or has grown past the cap.
  */
 export async function readMemoryFile(agentFolder: string, file: MemoryFile): Promise<string | undefined> {
-  const path = joinPath(agentFolder, file.path);
-  const before = await lstatOrUndefined(path);
-  if (!before?.isFile) return undefined;
-  let opened: Deno.FsFile;
-  try {
-    opened = await Deno.open(path, { read: true });
-  } catch {
-    return undefined;
+  const { bytes, changed } = await readRegularFile(joinPath(agentFolder, file.path), MEMORY_FILE_MAX_BYTES);
+  if (changed) {
+    log.warn("A file of memory changed into something else while read: left out", { path: file.path });
   }
-  try {
-    const info = await opened.stat();
-    if (!info.isFile || info.ino !== before.ino || info.dev !== before.dev) {
-      log.warn("A file of memory changed into something else while read: left out", { path: file.path });
-      return undefined;
-    }
-    if (info.size > MEMORY_FILE_MAX_BYTES) return undefined;
-    const buf = new Uint8Array(info.size);
-    let read = 0;
-    while (read < buf.length) {
-      const n = await opened.read(buf.subarray(read));
-      if (n === null) break;
-      read += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, read));
-  } finally {
-    opened.close();
-  }
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 /** The names in a real folder (never one reached through a link); none when it is missing or not a folder. */

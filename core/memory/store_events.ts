@@ -2,6 +2,7 @@ import { DatabaseSync } from "node:sqlite";
 import { joinPath, logger } from "../base/mod.ts";
 // The one file of the store memory reads by, not the store's mod.ts: the memory service's start waits on it.
 import { conversationFolder } from "../harness/store/conversation_folder.ts";
+import { readRegularFile } from "./read_regular_file.ts";
 import { MEMORY_FILE_MAX_BYTES, MEMORY_FILES_MAX, type MemoryFile } from "./memory_source.ts";
 
 const log = logger("memory");
@@ -94,41 +95,11 @@ function readEvents(copy: string, limit: number): MemoryFile[] {
   }
 }
 
-/** A regular file's bytes, read through a descriptor that is the file lstat saw; undefined otherwise. */
+/** The file's bytes when it is a regular file within STORE_DATABASE_MAX_BYTES, never through a link. */
 async function readChecked(path: string): Promise<Uint8Array | undefined> {
-  let before: Deno.FileInfo;
-  try {
-    before = await Deno.lstat(path);
-  } catch {
-    return undefined;
+  const size = (await Deno.lstat(path).catch(() => undefined))?.size ?? 0;
+  if (size > STORE_DATABASE_MAX_BYTES) {
+    log.warn("The agent's conversation database is too large for memory: left out", { path, size });
   }
-  if (!before.isFile) return undefined;
-  if (before.size > STORE_DATABASE_MAX_BYTES) {
-    log.warn("The agent's conversation database is too large for memory: left out", {
-      path,
-      size: before.size,
-    });
-    return undefined;
-  }
-  let opened: Deno.FsFile;
-  try {
-    opened = await Deno.open(path, { read: true });
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = await opened.stat();
-    if (!info.isFile || info.ino !== before.ino || info.dev !== before.dev) return undefined;
-    if (info.size > STORE_DATABASE_MAX_BYTES) return undefined;
-    const buf = new Uint8Array(info.size);
-    let read = 0;
-    while (read < buf.length) {
-      const n = await opened.read(buf.subarray(read));
-      if (n === null) break;
-      read += n;
-    }
-    return buf.subarray(0, read);
-  } finally {
-    opened.close();
-  }
+  return (await readRegularFile(path, STORE_DATABASE_MAX_BYTES)).bytes;
 }
