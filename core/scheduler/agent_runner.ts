@@ -29,11 +29,16 @@ export async function startAgentRunner(paths: LinkPaths, agent: RunnerOfAgent): 
 export interface KeptRunner extends AsyncDisposable {
   /** The runner running now; undefined between an unbidden end and its start again. */
   readonly current: RunnerProcess | undefined;
+  /** The runner running now, or the next one started. */
+  running(): Promise<RunnerProcess>;
 }
 
 /**
- * Starts the agent's runner and starts it again whenever it ends unbidden (a kill -9, a crash),
- * each end logged: the runner started again takes each firing on from where its record says.
+ * Starts the agent's runner and starts it again whenever it ends unbidden (a kill -9, a crash) or
+ * fails to start (it died before it said it was ready), each logged, for as long as the bridge
+ * runs: 1 s after an end or a first failed start, 10 s after failed starts in a row, so a runner
+ * failing at once never spins. The
+ * runner started again takes each firing on from where its record says.
  */
 export async function keepAgentRunner(
   paths: LinkPaths,
@@ -42,34 +47,46 @@ export async function keepAgentRunner(
 ): Promise<KeptRunner> {
   const clock = options.clock ?? SYSTEM_CLOCK;
   const stop = new AbortController();
-  let current: RunnerProcess | undefined = await startAgentRunner(paths, agent);
-  const keeping = (async () => {
-    while (current && !stop.signal.aborted) {
-      const status = await current.status;
-      if (stop.signal.aborted) return;
-      log.error("The scheduler runner ended unbidden: it starts again", {
-        agent: agent.id,
-        code: status.code,
-      });
+  let current: RunnerProcess | undefined;
+  let waiting: ((runner: RunnerProcess) => void)[] = [];
+  const start = async (): Promise<boolean> => {
+    try {
+      const runner = await startAgentRunner(paths, agent);
+      current = runner;
+      for (const resolve of waiting) resolve(runner);
+      waiting = [];
+      return true;
+    } catch (err) {
+      if (!stop.signal.aborted) {
+        log.error("Cannot start the scheduler runner: it is tried again", { agent: agent.id, error: err });
+      }
       current = undefined;
-      try {
-        await clock.sleep(RESTART_AFTER_MS, stop.signal);
-        current = await startAgentRunner(paths, agent);
-      } catch (err) {
+      return false;
+    }
+  };
+  let failed = (await start()) ? 0 : 1;
+  const keeping = (async () => {
+    while (!stop.signal.aborted) {
+      if (failed === 0 && current) {
+        const status = await current.status;
         if (stop.signal.aborted) return;
-        log.error("Cannot start the scheduler runner again: it is tried again", {
+        log.error("The scheduler runner ended unbidden: it starts again", {
           agent: agent.id,
-          error: err,
+          code: status.code,
         });
         current = undefined;
-        await clock.sleep(RESTART_AFTER_MS * 10, stop.signal).catch(() => {});
-        if (!stop.signal.aborted) current = await startAgentRunner(paths, agent).catch(() => undefined);
       }
+      const wait = failed < 2 ? RESTART_AFTER_MS : RESTART_AFTER_MS * 10;
+      if (!await clock.sleep(wait, stop.signal).then(() => true, () => false)) return;
+      failed = (await start()) ? 0 : failed + 1;
     }
   })();
   return {
     get current() {
       return current;
+    },
+    running() {
+      return current ? Promise.resolve(current) : new Promise((resolve) => waiting.push(resolve));
     },
     async [Symbol.asyncDispose]() {
       stop.abort();

@@ -3,12 +3,14 @@ import { join } from "node:path";
 import { READY_PREFIX, roleArgv } from "../../../core/base/mod.ts";
 import {
   agentRunnerFilePath,
+  keepAgentRunner,
   readRunnerFile,
   startAgentRunner,
   startRunner,
   writeRunnerFile,
 } from "../../../core/scheduler/mod.ts";
 import { runLnk, tempHome } from "../../support/mod.ts";
+import { FakeClock } from "../../support/fake_clock.ts";
 
 type Entry = Record<string, unknown> & { msg?: string };
 
@@ -137,4 +139,26 @@ Deno.test("startAgentRunner() runs one runner for an agent's own bridge, its fil
     file,
     "",
   ]);
+});
+
+Deno.test("keepAgentRunner() starts a runner that failed its start again, and one killed after, for as long as it is kept (PRC-5)", async () => {
+  await using home = await tempHome();
+  const clock = new FakeClock();
+  const wayIn = join(home.paths.net("agenta1"), "send.sock");
+  // A zone the runner refuses: its start fails before it is ready, as one killed then does.
+  const agent = { id: "agenta1", zone: "Mars/Olympus", wayIn };
+  await using kept = await keepAgentRunner(home.paths, agent, { clock });
+  assert.equal(kept.current?.pid, undefined, "a runner that failed its start");
+  await clock.waitForSleepers(1);
+  agent.zone = "Europe/Paris";
+  const second = kept.running();
+  await clock.advance(1_000);
+  const first = await second;
+  assert.equal(first.zone, "Europe/Paris");
+  Deno.kill(first.pid, "SIGKILL");
+  await clock.waitForSleepers(1);
+  const third = kept.running();
+  await clock.advance(1_000);
+  assert.notEqual((await third).pid, first.pid);
+  assert.equal(kept.current?.pid, (await third).pid);
 });
