@@ -23,6 +23,7 @@ import { requireTools } from "../system_tools.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "../services/mod.ts";
 import { serviceFailure } from "../service_failure.ts";
 import { startOnSharedBridge, stayOnSharedBridge } from "../sharing/mod.ts";
+import { runSetup, type SetupStep } from "../setup/mod.ts";
 import {
   checkUserNamespaces,
   offerBwrapProfile,
@@ -101,6 +102,8 @@ async function startHeld(
     if (options.consent) await offerBwrapProfile(found, options.consent);
     else requireUserNamespaces(found);
   }
+  // An outside harness's setup steps, each sandboxed, before anything of the agent changes.
+  await runSetup(ctx, agent, { progress: setupProgress(ctx, agent) });
   await backend.stop(serviceNames("bridge", agent.id));
   await backend.stop(serviceNames("agent", agent.id));
   agent = await freePorts(ctx, agent);
@@ -233,6 +236,12 @@ async function runInForeground(
     await unbindKey(ctx.paths, agent.id);
   }
   return await agentStatus(ctx, agent);
+}
+
+/** A setup step's lines, shown as it prints them when a person watches a terminal. */
+function setupProgress(ctx: AgentContext, agent: AgentSettings): ((step: SetupStep, line: string) => void) | undefined {
+  if (!ctx.note || !Deno.stderr.isTerminal()) return undefined;
+  return (step, line) => ctx.note?.(`${agent.harness} ${step}: ${line}`);
 }
 
 function unsandboxedRefused(agent: AgentSettings, how: string): LinkError {
