@@ -239,7 +239,10 @@ async function runInForeground(
 }
 
 /** A setup step's lines, shown as it prints them when a person watches a terminal. */
-function setupProgress(ctx: AgentContext, agent: AgentSettings): ((step: SetupStep, line: string) => void) | undefined {
+function setupProgress(
+  ctx: AgentContext,
+  agent: AgentSettings,
+): ((step: SetupStep, line: string) => void) | undefined {
   if (!ctx.note || !Deno.stderr.isTerminal()) return undefined;
   return (step, line) => ctx.note?.(`${agent.harness} ${step}: ${line}`);
 }

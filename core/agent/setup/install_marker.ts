@@ -19,7 +19,10 @@ export function markerPath(paths: LinkPaths, harness: string): string {
 }
 
 /** The marker of a finished install, or undefined when there is none or it does not read. */
-export async function readInstallMarker(paths: LinkPaths, harness: string): Promise<InstallMarker | undefined> {
+export async function readInstallMarker(
+  paths: LinkPaths,
+  harness: string,
+): Promise<InstallMarker | undefined> {
   const text = await readTextIfExists(markerPath(paths, harness));
   if (text === undefined) return undefined;
   try {
@@ -31,7 +34,11 @@ export async function readInstallMarker(paths: LinkPaths, harness: string): Prom
 }
 
 /** Writes the marker, whole or not at all. */
-export async function writeInstallMarker(paths: LinkPaths, harness: string, marker: InstallMarker): Promise<void> {
+export async function writeInstallMarker(
+  paths: LinkPaths,
+  harness: string,
+  marker: InstallMarker,
+): Promise<void> {
   await atomicWrite(markerPath(paths, harness), `${JSON.stringify(marker)}\n`);
 }
 

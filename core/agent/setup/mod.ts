@@ -7,8 +7,20 @@
 /** Runs the steps a start needs, and the health check. */
 export { runHealthStep, runSetup, type SetupDone, type SetupOptions } from "./run_setup.ts";
 /** One step in its sandbox, its bound and where it reaches. */
-export { runSetupStep, SETUP_STEPS, type SetupStep, STEP_BOUND_MS, type StepNetwork, type StepRun } from "./setup_step.ts";
+export {
+  runSetupStep,
+  SETUP_STEPS,
+  type SetupStep,
+  STEP_BOUND_MS,
+  type StepNetwork,
+  type StepRun,
+} from "./setup_step.ts";
 /** The `.lnk/configured` record and what its hash covers (ADP-1). */
-export { type ConfiguredInputs, configuredPath, ConfiguredRecord, readConfigured } from "./configured_hash.ts";
+export {
+  type ConfiguredInputs,
+  configuredPath,
+  ConfiguredRecord,
+  readConfigured,
+} from "./configured_hash.ts";
 /** The marker of a finished install, beside the install folder. */
 export { InstallMarker, markerPath, readInstallMarker } from "./install_marker.ts";

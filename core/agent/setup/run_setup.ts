@@ -131,7 +131,11 @@ export async function runSetup(
   }
   // `link` runs when the adapter lists it: an adapter listing no commands says nothing of it.
   if (outside.contract.commands?.includes("link")) {
-    await step("link", { home: harnessHomeOf(ctx.paths, agent), network: { hosts: ["*"] }, read: [installDir] });
+    await step("link", {
+      home: harnessHomeOf(ctx.paths, agent),
+      network: { hosts: ["*"] },
+      read: [installDir],
+    });
     ran.push("link");
   }
   return { ran, release };

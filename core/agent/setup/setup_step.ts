@@ -1,10 +1,6 @@
 import { dirname } from "node:path";
 import { LinkError, type LinkPaths, TextLineReader } from "../../base/mod.ts";
-import {
-  type AdapterAnswer,
-  AdapterInput,
-  readAnswer,
-} from "../../adapters/mod.ts";
+import { type AdapterAnswer, AdapterInput, readAnswer } from "../../adapters/mod.ts";
 import {
   checkUserNamespaces,
   INSIDE_PROXY_PORT,
@@ -87,7 +83,7 @@ export async function runSetupStep<S extends SetupStep>(
   const boundMs = run.boundMs ?? STEP_BOUND_MS[run.step];
   const spec = SandboxSpec.parse({
     files: {},
-    paths: { read: [dirname(run.adapterPath), ...(run.read ?? [])] },
+    paths: { read: [dirname(run.adapterPath)] },
     internet: { hosts: [...run.network.hosts] },
     localhost: { ports: [...(run.network.ports ?? [])] },
   });
@@ -115,6 +111,8 @@ export async function runSetupStep<S extends SetupStep>(
       spec,
       paths: run.paths,
       harnessHome: run.home,
+      // Link's own folders (the install folder), shown though ~/.lnk is hidden: no grant reaches there.
+      readOnly: run.read,
       netDir,
       command: [run.adapterPath, run.step, "--json"],
       env,
@@ -134,7 +132,8 @@ export async function runSetupStep<S extends SetupStep>(
     writeInput(sandbox.child.stdin, input),
   ]);
   const said = last ? `: ${last}` : "";
-  const hint = `Run \`lnk-${run.harness} ${run.step} --json\` yourself to see what it says; see docs/adapters.md`;
+  const hint =
+    `Run \`lnk-${run.harness} ${run.step} --json\` yourself to see what it says; see docs/adapters.md`;
   if (bound.signal.aborted) {
     throw new LinkError(
       "TIMEOUT",
@@ -145,7 +144,9 @@ export async function runSetupStep<S extends SetupStep>(
     );
   }
   if (run.signal?.aborted) {
-    throw new LinkError("SERVICE_FAILED", `\`${run.step}\` of harness "${run.harness}" was stopped`, { hint });
+    throw new LinkError("SERVICE_FAILED", `\`${run.step}\` of harness "${run.harness}" was stopped`, {
+      hint,
+    });
   }
   if (out.over) {
     throw new LinkError(
@@ -168,9 +169,9 @@ export async function runSetupStep<S extends SetupStep>(
   } catch {
     throw new LinkError(
       "SERVICE_FAILED",
-      `The adapter of harness "${run.harness}" answered \`${run.step}\` with "${text.slice(0, 60)}", not JSON${
-        last ? ` (its stderr: ${last})` : ""
-      }`,
+      `The adapter of harness "${run.harness}" answered \`${run.step}\` with "${
+        text.slice(0, 60)
+      }", not JSON${last ? ` (its stderr: ${last})` : ""}`,
       { hint },
     );
   }
