@@ -6,6 +6,8 @@
  */
 /** Runs the steps a start needs, and the health check. */
 export { runHealthStep, runSetup, type SetupDone, type SetupOptions } from "./run_setup.ts";
+/** A running outside harness's health: its port plainly, else its adapter's health check (SBX-15). */
+export { type HarnessHealth, harnessHealth } from "./harness_health.ts";
 /** One step in its sandbox, its bound and where it reaches. */
 export {
   runSetupStep,

@@ -149,7 +149,7 @@ export async function runSetup(
 export async function runHealthStep(
   ctx: AgentContext,
   agent: AgentSettings,
-  options: Pick<SetupOptions, "signal" | "launcher"> & { boundMs?: number } = {},
+  options: Pick<SetupOptions, "signal" | "launcher"> & { boundMs?: number; port?: number } = {},
 ): Promise<{ ok: boolean; detail?: string } | undefined> {
   const outside = await outsideAdapter(ctx, agent);
   if (!outside || !answers(outside.contract, "health")) return undefined;
@@ -161,7 +161,7 @@ export async function runHealthStep(
     input: await stepInput(ctx, agent),
     home: harnessHomeOf(ctx.paths, agent),
     read: [ctx.paths.installDir(agent.harness)],
-    network: { hosts: [], ports: [agent.ports.endpoint] },
+    network: { hosts: [], ports: [options.port ?? agent.ports.endpoint] },
     identity: await sandboxIdentity(ctx.paths, agent.id),
     signal: options.signal,
     launcher: options.launcher,
@@ -169,9 +169,14 @@ export async function runHealthStep(
   }) ?? { ok: false, detail: "its adapter said nothing to health" };
 }
 
+/** Whether a harness's adapter is built into lnk (Link Harness's, the mini harness's, acp's): no setup steps. */
+export function isLinks(harness: string): boolean {
+  return harness === "link" || BUILT_INS.some((b) => b.harness === harness);
+}
+
 /** The agent's adapter when it is a program from outside Link, with its contract. */
 async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<Outside | undefined> {
-  if (BUILT_INS.some((b) => b.harness === agent.harness) || agent.harness === "link") return undefined;
+  if (isLinks(agent.harness)) return undefined;
   const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
   if ("builtIn" in adapter) return undefined;
   const contract = await askContract(adapter, { env: ctx.env, input: await stepInput(ctx, agent) });

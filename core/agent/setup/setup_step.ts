@@ -112,7 +112,7 @@ export async function runSetupStep<S extends SetupStep>(
       paths: run.paths,
       harnessHome: run.home,
       // Link's own folders (the install folder), shown though ~/.lnk is hidden: no grant reaches there.
-      readOnly: run.read,
+      readOnly: await existing(run.read ?? []),
       netDir,
       command: [run.adapterPath, run.step, "--json"],
       env,
@@ -176,6 +176,15 @@ export async function runSetupStep<S extends SetupStep>(
     );
   }
   return readAnswer(run.harness, run.step, raw);
+}
+
+/** The folders that are there: one not made yet (no install) has nothing to show. */
+async function existing(folders: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of folders) {
+    if (await Deno.stat(folder).then((s) => s.isDirectory, () => false)) found.push(folder);
+  }
+  return found;
 }
 
 async function writeInput(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
