@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NO_BWRAP, RELAY_LAUNCHER, TEST_IDENTITY } from "../support/sandbox.ts";
 import { NO_OTHER_USER, OTHER_UID, userDenoDir } from "../support/sandbox_as_user.ts";
-import { expected, type SetupAttack, setupAttack } from "./_setup_attack.ts";
+import { expected, type SetupAttack, setupAttack } from "./_setup_attack_support.ts";
 
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const CHILD = fileURLToPath(new URL("./_setup_attack_child.ts", import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * The setup steps at `lnk agent start`, with a stand-in adapter program `lnk-<harness>` on the
- * test's PATH (a shell script: see _adapter.ts): install once per adapter, configure only when the
+ * test's PATH (a shell script: see _support.ts): install once per adapter, configure only when the
  * `.lnk/configured` hash changed (ADP-1, ADP-2), link when listed, each in a real sandbox.
  */
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, type TempHome } from "../../../support/mod.ts";
 import { sandboxedTest } from "../../../support/sandboxed_agent.ts";
-import { createAgent, homeWithAdapter, runs, writeAdapter } from "./_adapter.ts";
+import { createAgent, homeWithAdapter, runs, writeAdapter } from "./_support.ts";
 
 const harnessHome = (home: TempHome, id: string, harness: string) =>
   join(home.paths.agentState(id), "harnesses", harness);

@@ -1,6 +1,6 @@
 /**
  * `lnk agent status` and an outside harness's health (SBX-15, SBX-13), with a stand-in adapter
- * program (_adapter.ts) whose health check appends to a log in the harness home it runs in, so a
+ * program (_support.ts) whose health check appends to a log in the harness home it runs in, so a
  * health check sandbox that ran leaves a line: a 2xx at the harness's port spawns none; a 503 runs
  * it, in a sandbox reaching that port alone.
  */
@@ -11,7 +11,7 @@ import { harnessHealth } from "../../../../core/agent/setup/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson } from "../../../support/mod.ts";
 import { sandboxedTest } from "../../../support/sandboxed_agent.ts";
-import { createAgent, homeWithAdapter, runs } from "./_adapter.ts";
+import { createAgent, homeWithAdapter, runs } from "./_support.ts";
 
 /** The stand-in's health: a line in its log, then whether the port given answers 2xx through curl. */
 const HEALTH = `echo run >> "$HOME/health.log"; ` +
