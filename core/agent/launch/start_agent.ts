@@ -102,11 +102,11 @@ async function startHeld(
     if (options.consent) await offerBwrapProfile(found, options.consent);
     else requireUserNamespaces(found);
   }
-  // An outside harness's setup steps, each sandboxed, before anything of the agent changes.
-  await runSetup(ctx, agent, { progress: setupProgress(ctx, agent) });
   await backend.stop(serviceNames("bridge", agent.id));
   await backend.stop(serviceNames("agent", agent.id));
   agent = await freePorts(ctx, agent);
+  // An outside harness's setup steps, each sandboxed, with the ports it runs on, before its key is bound.
+  await runSetup(ctx, agent, { progress: setupProgress(ctx, agent) });
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
   const note = await modelNote(ctx, agent);

@@ -19,7 +19,8 @@ export const DEFAULT_STEPS: Required<Steps> = {
   install: `echo "fetching the harness" >&2; mkdir -p "$HOME/bin"; echo run >> "$HOME/installs.log"; ` +
     `printf '#!/bin/sh\\necho tool\\n' > "$HOME/bin/tool"; chmod +x "$HOME/bin/tool"; ` +
     `echo '{"version":"1.2.3","changed":true}'`,
-  configure: `echo run >> "$HOME/configures.log"; mkdir -p "$HOME/conf"; ` +
+  configure:
+    `echo run >> "$HOME/configures.log"; mkdir -p "$HOME/conf"; printf '%s\\n' "$INPUT" > "$HOME/input.json"; ` +
     `(touch "$INSTALL/planted" 2>/dev/null && echo install-writable >> "$HOME/configures.log"); ` +
     `"$INSTALL/bin/tool" >> "$HOME/configures.log"; ` +
     `echo '{"model":"from-link"}' > "$HOME/conf/config.json"; echo '{"changed":true,"wrote":["conf/config.json"]}'`,

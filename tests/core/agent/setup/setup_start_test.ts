@@ -13,9 +13,15 @@ import { createAgent, homeWithAdapter, runs, writeAdapter } from "./_support.ts"
 const harnessHome = (home: TempHome, id: string, harness: string) =>
   join(home.paths.agentState(id), "harnesses", harness);
 
-async function startStop(home: TempHome): Promise<void> {
-  await runJson(["agent", "start", "--agent", "a"], home);
+/**
+ * Starts and stops agent `a`; whether its start moved its ports (another program of this machine
+ * held one), which reruns configure, as the ports are in its hash.
+ */
+async function startStop(home: TempHome): Promise<boolean> {
+  const { ports } = await runJson<{ ports: { endpoint: number } }>(["agent", "status", "--agent", "a"], home);
+  const started = await runJson<{ ports: { endpoint: number } }>(["agent", "start", "--agent", "a"], home);
   await runJson(["agent", "stop", "--agent", "a"], home);
+  return started.ports.endpoint !== ports.endpoint;
 }
 
 async function refused(home: TempHome, args: string[]): Promise<{ code: string; message: string }> {
@@ -49,35 +55,35 @@ sandboxedTest(
 );
 
 sandboxedTest(
-  "configure reruns only when its hash changed: not for a spec-only change, yes for an edited config or a rebuilt adapter of the same version (ADP-1, ADP-2)",
+  "configure reruns only when its hash changed: not for a spec-only change, yes for an edited config, a rebuilt adapter of the same version, or proxied turned off (ADP-1, ADP-2, ADP-13)",
   async () => {
     await using model = await serveFakeModel();
     await using home = await homeWithAdapter("hasher");
     const id = await createAgent(home, "hasher", model.url);
     const hh = harnessHome(home, id, "hasher");
     const install = home.paths.installDir("hasher");
-    await startStop(home);
-    assert.deepEqual([await runs(join(install, "installs.log")), await runs(join(hh, "configures.log"))], [
-      1,
-      1,
-    ]);
+    const counts =
+      async () => [await runs(join(install, "installs.log")), await runs(join(hh, "configures.log"))];
+    // Configure runs once more than the changes below when a start moved the agent's ports.
+    let moved = 0;
+    const started = async () => void (moved += Number(await startStop(home)));
+    await started();
+    moved = 0;
+    assert.deepEqual(await counts(), [1, 1]);
 
     // A start with nothing changed: neither runs again.
-    await startStop(home);
-    assert.deepEqual([await runs(join(install, "installs.log")), await runs(join(hh, "configures.log"))], [
-      1,
-      1,
-    ]);
+    await started();
+    assert.deepEqual(await counts(), [1, 1 + moved]);
 
     // A spec-only change (a host granted) does not rerun configure.
     await runJson(["agent", "allow", "--agent", "a", "--host", "example.com"], home);
-    await startStop(home);
-    assert.equal(await runs(join(hh, "configures.log")), 1);
+    await started();
+    assert.deepEqual(await counts(), [1, 1 + moved]);
 
     // The harness edits its own config: configure writes Link's settings again (ADP-2).
     await Deno.writeTextFile(join(hh, "conf", "config.json"), '{"model":"edited"}\n');
-    await startStop(home);
-    assert.equal(await runs(join(hh, "configures.log")), 2);
+    await started();
+    assert.deepEqual(await counts(), [1, 2 + moved]);
     assert.equal(await Deno.readTextFile(join(hh, "conf", "config.json")), '{"model":"from-link"}\n');
 
     // A rebuilt adapter answering the same version: install and configure both run again.
@@ -86,11 +92,16 @@ sandboxedTest(
         `printf '#!/bin/sh\\necho tool\\n' > "$HOME/bin/tool"; chmod +x "$HOME/bin/tool"; ` +
         `echo '{"version":"1.2.3","changed":true}'; : rebuilt`,
     });
-    await startStop(home);
-    assert.deepEqual([await runs(join(install, "installs.log")), await runs(join(hh, "configures.log"))], [
-      2,
-      3,
-    ]);
+    await started();
+    assert.deepEqual(await counts(), [2, 3 + moved]);
+
+    // The harness's network as it is (host mode): configure runs again, handed proxied=false (ADP-13).
+    assert.equal(JSON.parse(await Deno.readTextFile(join(hh, "input.json"))).proxied, true);
+    await runJson(["agent", "allow", "--agent", "a", "--network-mode", "host"], home);
+    await started();
+    assert.deepEqual(await counts(), [2, 4 + moved]);
+    const input = JSON.parse(await Deno.readTextFile(join(hh, "input.json")));
+    assert.deepEqual([input.proxied, input.install], [false, install]);
   },
 );
 
