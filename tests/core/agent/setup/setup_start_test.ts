@@ -160,3 +160,25 @@ sandboxedTest(
     }
   },
 );
+
+sandboxedTest(
+  "two agents on one outside harness share its one install: it runs once, and each one's configure reads it (as root, each its own uid)",
+  async () => {
+    await using model = await serveFakeModel();
+    await using home = await homeWithAdapter("shared");
+    const a = await createAgent(home, "shared", model.url);
+    const { id: b } = await runJson<{ id: string }>(
+      ["agent", "create", "b", "--harness", "shared", "--model-url", model.url],
+      home,
+    );
+    await runJson(["agent", "start", "--agent", "a"], home);
+    await runJson(["agent", "start", "--agent", "b"], home);
+    await runJson(["agent", "stop", "--agent", "a"], home);
+    await runJson(["agent", "stop", "--agent", "b"], home);
+    assert.equal(await runs(join(home.paths.installDir("shared"), "installs.log")), 1);
+    for (const id of [a, b]) {
+      const log = await Deno.readTextFile(join(harnessHome(home, id, "shared"), "configures.log"));
+      assert.deepEqual(log.split("\n"), ["run", "tool", ""], id);
+    }
+  },
+);
