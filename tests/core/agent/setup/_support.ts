@@ -1,8 +1,8 @@
 /**
  * A stand-in outside adapter for the setup steps' tests: `lnk-<harness>` on the test home's PATH,
  * a shell script whose install writes files into its HOME (the install folder), whose configure
- * writes a config into its HOME (the harness home), whose endpoint is the smallest stdio ACP agent
- * (copied into the agent's Home) and whose health asks a port. Each step's body can be replaced.
+ * writes a config into its HOME (the harness home), whose endpoint is a program its install wrote
+ * (running the smallest stdio ACP agent, copied into the agent's Home) and whose health asks a port. Each step's body can be replaced.
  */
 import { join } from "node:path";
 import { runJson, type TempHome, tempHome } from "../../../support/mod.ts";
@@ -17,6 +17,7 @@ export const DEFAULT_STEPS: Required<Steps> = {
     `echo '{"version":2,"commands":["contract","internet-hosts","install","configure","link","endpoint","health"]}'`,
   "internet-hosts": `echo '{"hosts":["registry.example"]}'`,
   install: `echo "fetching the harness" >&2; mkdir -p "$HOME/bin"; echo run >> "$HOME/installs.log"; ` +
+    `printf '#!/bin/sh\\nexec %s run --allow-env %s\\n' "$DENO" "$ECHO" > "$HOME/bin/agent"; chmod +x "$HOME/bin/agent"; ` +
     `printf '#!/bin/sh\\necho tool\\n' > "$HOME/bin/tool"; chmod +x "$HOME/bin/tool"; ` +
     `echo '{"version":"1.2.3","changed":true}'`,
   configure:
@@ -33,12 +34,16 @@ export async function writeAdapter(home: TempHome, harness: string, steps: Steps
   const bin = join(home.path, "bin");
   await Deno.mkdir(bin, { recursive: true });
   const agentFile = join(home.path, "Link", "Agents", "a", "Home", "echo.ts");
-  const endpoint = JSON.stringify({ stdio: { command: [Deno.execPath(), "run", "--allow-env", agentFile] } });
+  // The harness's program is in its install folder, which `install` wrote: it runs the echo agent.
+  const endpoint = JSON.stringify({
+    stdio: { command: [join(home.paths.installDir(harness), "bin", "agent")] },
+  });
   const all = { ...DEFAULT_STEPS, ...steps };
   const path = join(bin, `lnk-${harness}`);
   await Deno.writeTextFile(
     path,
-    `#!/bin/sh\nINPUT=$(cat)\nINSTALL='${home.paths.installDir(harness)}'\ncase "$1" in\n` +
+    `#!/bin/sh\nINPUT=$(cat)\nINSTALL='${home.paths.installDir(harness)}'\nDENO='${Deno.execPath()}'\n` +
+      `ECHO='${agentFile}'\ncase "$1" in\n` +
       Object.entries(all).map(([step, body]) => `${step}) ${body};;\n`).join("") +
       `endpoint) echo '${endpoint}';;\n*) echo '{}';;\nesac\n`,
   );
