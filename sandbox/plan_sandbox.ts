@@ -37,6 +37,11 @@ export interface SandboxInput {
   readonly harnessHome: string;
   /** The folder of unix sockets crossing the sandbox (`~/.lnk/agents/.net/<id>`). */
   readonly netDir?: string;
+  /**
+   * Folders Link itself shows read-only at the same path, hidden places or not: an outside
+   * harness's install folder, `~/.lnk/installs/<harness>` (no grant reaches there).
+   */
+  readonly readOnly?: readonly string[];
   readonly command: readonly string[];
   readonly cwd?: string;
   /** The variables Link chooses for the program (proxy variables among them); nothing else is passed. */
@@ -142,6 +147,7 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
   }
   addTeamMounts(list, input.spec, ctx);
   addRuntimeMounts(list, input.runtime);
+  for (const folder of input.readOnly ?? []) list.add(LAYER.own, { kind: "ro", src: folder, dest: folder });
   list.add(LAYER.own, { kind: "rw", src: input.harnessHome, dest: input.harnessHome });
   if (input.netDir) {
     list.add(LAYER.own, { kind: "rw", src: input.netDir, dest: input.netDir });

@@ -77,6 +77,7 @@ export async function resolveSandboxInput(
     also,
     teams,
     harnessHome: real(request.harnessHome, "the harness's home"),
+    readOnly: request.readOnly?.map((folder) => real(folder, "a folder Link shows read-only")),
     netDir: request.netDir && real(request.netDir, "its socket folder"),
     system: options.probe === false ? { bwrap: "bwrap", top: [], secrets: [] } : await probeSystem(),
     runtime: request.runtime === false || options.probe === false

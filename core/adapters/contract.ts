@@ -22,6 +22,7 @@ export const ADAPTER_COMMANDS = [
   "folders",
   "configure",
   "install",
+  "link",
   "health",
 ] as const;
 export type AdapterCommand = typeof ADAPTER_COMMANDS[number];
@@ -131,13 +132,25 @@ export type EndpointAnswer = z.infer<typeof EndpointAnswer>;
 export const StateAnswer = z.looseObject({ paths: z.array(z.string().min(1)).default([]) });
 /** `folders` (ADP-11): the agent's folders the harness writes. */
 export const FoldersAnswer = z.looseObject({ writes: z.array(z.string().min(1)).default([]) });
-/** `configure` (ADP-1, ADP-2, ADP-13): whether it wrote anything. */
-export const ConfigureAnswer = z.looseObject({ changed: z.boolean().default(false) });
+/**
+ * `configure` (ADP-1, ADP-2, ADP-13): whether it wrote anything, and the files it writes (relative
+ * to the harness home), whose bytes the `.lnk/configured` hash covers so an edit reruns it.
+ */
+export const ConfigureAnswer = z.looseObject({
+  changed: z.boolean().default(false),
+  wrote: z.array(
+    z.string().min(1).refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), {
+      message: 'must be a path inside the harness home: no leading "/" or ".."',
+    }),
+  ).default([]),
+});
 /** `install`: the release installed, and whether it changed. */
 export const InstallAnswer = z.looseObject({
   version: z.string().optional(),
   changed: z.boolean().default(false),
 });
+/** `link` (ADP-15): a setup step behind a proxy reaching any host; nothing to answer. */
+export const LinkAnswer = z.looseObject({});
 /** `health` (SBX-13, U-40): whether the harness answers, and what it said. */
 export const HealthAnswer = z.looseObject({ ok: z.boolean(), detail: z.string().optional() });
 
@@ -152,6 +165,7 @@ export const ANSWERS = {
   "folders": FoldersAnswer,
   "configure": ConfigureAnswer,
   "install": InstallAnswer,
+  "link": LinkAnswer,
   "health": HealthAnswer,
 } as const satisfies Record<AdapterCommand, z.ZodType>;
 
@@ -173,6 +187,8 @@ export const AdapterInput = z.strictObject({
   }).optional(),
   allowed: z.array(z.string()).default([]),
   proxied: z.boolean().default(true),
+  /** The harness's install folder, `~/.lnk/installs/<harness>` (absolute), for an outside harness. */
+  install: z.string().optional(),
 });
 export type AdapterInput = z.input<typeof AdapterInput>;
 

@@ -70,6 +70,14 @@ export class LinkPaths {
   harnessToml(harness: string): string {
     return join(this.harnesses, `${harness}.toml`);
   }
+  /** `~/.lnk/installs`: each outside harness installed once per machine. */
+  get installs(): string {
+    return join(this.lnk, "installs");
+  }
+  /** `~/.lnk/installs/<harness>`: where its adapter's `install` puts the harness. */
+  installDir(harness: string): string {
+    return join(this.installs, harness);
+  }
   get teams(): string {
     return join(this.lnk, "teams");
   }

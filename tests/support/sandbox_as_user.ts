@@ -71,7 +71,7 @@ export function attackTwice(
 let denoDir: Promise<string> | undefined;
 
 /** A copy of Deno's npm cache the other user owns: it cannot read root's, nor download. */
-function userDenoDir(): Promise<string> {
+export function userDenoDir(): Promise<string> {
   denoDir ??= (async () => {
     const dir = await Deno.makeTempDir({ prefix: "lnk-user-deno-" });
     globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));

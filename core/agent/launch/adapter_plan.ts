@@ -43,7 +43,10 @@ export async function adapterPlanFor(
 ): Promise<AdapterPlan | undefined> {
   if (OWN.has(agent.harness)) return undefined;
   const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
-  const ask = { env: ctx.env, input: adapterInput(agent, options.proxied) };
+  const ask = {
+    env: ctx.env,
+    input: adapterInput(agent, options.proxied, ctx.paths.installDir(agent.harness)),
+  };
   const contract = await askContract(adapter, ask);
   let needs: NeedsAnswer | undefined;
   if (answers(contract, "needs")) {
@@ -92,7 +95,7 @@ export async function adapterPlanFor(
 export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings): Promise<boolean> {
   try {
     const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
-    const ask = { env: ctx.env, input: adapterInput(agent, true) };
+    const ask = { env: ctx.env, input: adapterInput(agent, true, ctx.paths.installDir(agent.harness)) };
     const contract = await askContract(adapter, ask);
     if (!answers(contract, "endpoint")) return false;
     return (await askAdapter(adapter, "endpoint", ask)) !== undefined;
@@ -101,8 +104,11 @@ export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings
   }
 }
 
-/** The adapter's input: the agent without keys or tokens (GRT-15), and `proxied` (GRT-23). */
-export function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInput {
+/**
+ * The adapter's input: the agent without keys or tokens (GRT-15), `proxied` (GRT-23), and the
+ * harness's install folder (docs/adapters.md).
+ */
+export function adapterInput(agent: AgentSettings, proxied: boolean, install?: string): AdapterInput {
   const own = (agent as Record<string, unknown>)[agent.harness];
   return {
     agent: {
@@ -114,6 +120,7 @@ export function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInp
     },
     allowed: [],
     proxied,
+    ...(install ? { install } : {}),
   };
 }
 

@@ -59,6 +59,11 @@ export async function startSandboxedHarness(
   return await launchSandboxedHarness(await planSandboxedHarness(ctx, agent, options), key, options);
 }
 
+/** The install folder when there is one (an adapter that installs nothing has none). */
+async function installed(folder: string): Promise<string[]> {
+  return await Deno.stat(folder).then((s) => (s.isDirectory ? [folder] : []), () => []);
+}
+
 /**
  * Plans startSandboxedHarness ahead of the start: user namespaces checked, the harness's policy
  * and sandbox made, its model picked and the keys its proxy adds, so a start only spawns (PRC-13).
@@ -102,6 +107,8 @@ export async function planSandboxedHarness(
     netDir,
     command: roleArgv(harnessRole(agent.harness, join(insideNet, "endpoint.sock"), adapted !== undefined)),
     relays,
+    // An outside harness's install folder, read-only at the same path: no grant reaches into ~/.lnk.
+    readOnly: adapted ? await installed(ctx.paths.installDir(agent.harness)) : undefined,
   });
   const sandbox = planSandbox(input);
   const folders = insideFolders(input.agent ?? policy.sandboxAgent);

@@ -23,6 +23,7 @@ import { requireTools } from "../system_tools.ts";
 import { pickBackend, type ServiceDefinition, serviceNames } from "../services/mod.ts";
 import { serviceFailure } from "../service_failure.ts";
 import { startOnSharedBridge, stayOnSharedBridge } from "../sharing/mod.ts";
+import { runSetup, type SetupStep } from "../setup/mod.ts";
 import {
   checkUserNamespaces,
   offerBwrapProfile,
@@ -104,6 +105,8 @@ async function startHeld(
   await backend.stop(serviceNames("bridge", agent.id));
   await backend.stop(serviceNames("agent", agent.id));
   agent = await freePorts(ctx, agent);
+  // An outside harness's setup steps, each sandboxed, with the ports it runs on, before its key is bound.
+  await runSetup(ctx, agent, { progress: setupProgress(ctx, agent) });
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
   const note = await modelNote(ctx, agent);
@@ -233,6 +236,15 @@ async function runInForeground(
     await unbindKey(ctx.paths, agent.id);
   }
   return await agentStatus(ctx, agent);
+}
+
+/** A setup step's lines, shown as it prints them when a person watches a terminal. */
+function setupProgress(
+  ctx: AgentContext,
+  agent: AgentSettings,
+): ((step: SetupStep, line: string) => void) | undefined {
+  if (!ctx.note || !Deno.stderr.isTerminal()) return undefined;
+  return (step, line) => ctx.note?.(`${agent.harness} ${step}: ${line}`);
 }
 
 function unsandboxedRefused(agent: AgentSettings, how: string): LinkError {

@@ -1,0 +1,213 @@
+import { LinkError, lockFile, logger } from "../../base/mod.ts";
+import {
+  type Adapter,
+  type AdapterInput,
+  answers,
+  askAdapter,
+  askContract,
+  BUILT_INS,
+  type ContractAnswer,
+  findAdapter,
+} from "../../adapters/mod.ts";
+import type { ProxyUpstream } from "../../../sandbox/mod.ts";
+import type { AgentContext } from "../context.ts";
+import { harnessHomeOf, harnessPolicy } from "../grants/mod.ts";
+import { sandboxIdentity } from "../sandbox_uid.ts";
+import type { AgentSettings } from "../settings.ts";
+import {
+  configuredHash,
+  type ConfiguredInputs,
+  fileHash,
+  readConfigured,
+  writeConfigured,
+} from "./configured_hash.ts";
+import { readInstallMarker, removeInstallMarker, writeInstallMarker } from "./install_marker.ts";
+import { runSetupStep, type SetupStep, type StepRun } from "./setup_step.ts";
+
+const log = logger("agent");
+
+/** How a start's setup steps run, and what of this machine they reach in tests. */
+export interface SetupOptions {
+  /** Each line a step prints on stderr, with its step: progress on a terminal. */
+  readonly progress?: (step: SetupStep, line: string) => void;
+  readonly signal?: AbortSignal;
+  /** How the steps' proxies reach upstream: tests point them at loopback fakes. */
+  readonly proxy?: ProxyUpstream;
+  /** The relay role's command line inside; `lnk sandbox relay` unless told. */
+  readonly launcher?: readonly string[];
+  /** Each step's bound, when not its own (tests). */
+  readonly boundMs?: Partial<Record<SetupStep, number>>;
+}
+
+/** What the setup steps did at a start. */
+export interface SetupDone {
+  /** The steps that ran, in order; a step skipped as done already is not here. */
+  readonly ran: readonly SetupStep[];
+  /** The harness's release its install answered, when it answered one. */
+  readonly release?: string;
+}
+
+/** An outside adapter found, with its contract: what the steps are asked of. */
+interface Outside {
+  readonly adapter: Adapter & { readonly path: string };
+  readonly contract: ContractAnswer;
+  /** The sha256 of its program's bytes: its release, as a rebuilt one keeps its version (ADP-1). */
+  readonly bytes: string;
+}
+
+/**
+ * The setup steps of an outside harness at its agent's start, before the harness runs (SBX-13,
+ * SBX-14, ADP-1, ADP-2, ADP-9, ADP-15), each in a sandbox of its own:
+ * - `install`, when the install folder has no finished install by this adapter: the install folder
+ *   writable as its HOME, a proxy of its own reaching only the adapter's `internet-hosts`;
+ * - `configure`, when the `.lnk/configured` hash changed: the harness home writable as its HOME,
+ *   the install folder read-only, a proxy reaching only `internet-hosts`;
+ * - `link`, when the adapter lists it: a proxy reaching any host.
+ * Link's own harnesses (built into lnk) have none. A step that fails fails the start, naming the
+ * adapter, the step and its stderr's last line; nothing of the agent changed.
+ */
+export async function runSetup(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: SetupOptions = {},
+): Promise<SetupDone> {
+  const outside = await outsideAdapter(ctx, agent);
+  if (!outside) return { ran: [] };
+  const ran: SetupStep[] = [];
+  const input = await stepInput(ctx, agent);
+  const hosts = answers(outside.contract, "internet-hosts")
+    ? (await askAdapter(outside.adapter, "internet-hosts", { env: ctx.env, input }))?.hosts ?? []
+    : [];
+  const identity = await sandboxIdentity(ctx.paths, agent.id);
+  const step = <S extends SetupStep>(s: S, fields: Pick<StepRun, "home" | "network" | "read">) =>
+    runSetupStep({
+      paths: ctx.paths,
+      harness: agent.harness,
+      adapterPath: outside.adapter.path,
+      step: s,
+      input,
+      identity,
+      onLine: options.progress && ((line) => options.progress!(s, line)),
+      signal: options.signal,
+      proxy: options.proxy,
+      launcher: options.launcher,
+      boundMs: options.boundMs?.[s],
+      ...fields,
+    });
+  const installDir = ctx.paths.installDir(agent.harness);
+  let release: string | undefined;
+  if (answers(outside.contract, "install")) {
+    // One install at a time for a harness, whichever agent starts it.
+    await Deno.mkdir(ctx.paths.installs, { recursive: true, mode: 0o700 });
+    using _lock = await lockFile(`${installDir}.lock`);
+    const marker = await readInstallMarker(ctx.paths, agent.harness);
+    if (marker?.adapter === outside.bytes) release = marker.release;
+    else {
+      await removeInstallMarker(ctx.paths, agent.harness);
+      const answer = await step("install", { home: installDir, network: { hosts } });
+      release = answer?.version ?? "";
+      await writeInstallMarker(ctx.paths, agent.harness, { release, adapter: outside.bytes });
+      log.info("Installed an outside harness", { agent: agent.id, harness: agent.harness, release });
+      ran.push("install");
+    }
+  } else await Deno.mkdir(installDir, { recursive: true, mode: 0o700 });
+  if (answers(outside.contract, "configure")) {
+    const home = harnessHomeOf(ctx.paths, agent);
+    const inputs: ConfiguredInputs = {
+      settings: input.agent?.settings ?? {},
+      allowed: input.allowed ?? [],
+      proxied: input.proxied ?? true,
+      adapter: outside.bytes,
+      release: release ?? "",
+      ports: agent.ports,
+    };
+    const kept = await readConfigured(home);
+    if (!kept || kept.hash !== await configuredHash(home, inputs, kept.wrote)) {
+      const answer = await step("configure", { home, network: { hosts }, read: [installDir] });
+      const wrote = answer?.wrote ?? [];
+      await writeConfigured(home, { hash: await configuredHash(home, inputs, wrote), wrote });
+      ran.push("configure");
+    }
+  }
+  // `link` runs when the adapter lists it: an adapter listing no commands says nothing of it.
+  if (outside.contract.commands?.includes("link")) {
+    await step("link", {
+      home: harnessHomeOf(ctx.paths, agent),
+      network: { hosts: ["*"] },
+      read: [installDir],
+    });
+    ran.push("link");
+  }
+  return { ran, release };
+}
+
+/**
+ * `health` in a sandbox with no network at all but the harness's own port on this machine's
+ * loopback (SBX-13): its answer, or undefined for a harness Link ships or an adapter that does not
+ * answer it.
+ */
+export async function runHealthStep(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  options: Pick<SetupOptions, "signal" | "launcher"> & { boundMs?: number; port?: number } = {},
+): Promise<{ ok: boolean; detail?: string } | undefined> {
+  const outside = await outsideAdapter(ctx, agent);
+  if (!outside || !answers(outside.contract, "health")) return undefined;
+  return await runSetupStep({
+    paths: ctx.paths,
+    harness: agent.harness,
+    adapterPath: outside.adapter.path,
+    step: "health",
+    input: await stepInput(ctx, agent),
+    home: harnessHomeOf(ctx.paths, agent),
+    read: [ctx.paths.installDir(agent.harness)],
+    network: { hosts: [], ports: [options.port ?? agent.ports.endpoint] },
+    identity: await sandboxIdentity(ctx.paths, agent.id),
+    signal: options.signal,
+    launcher: options.launcher,
+    boundMs: options.boundMs,
+  }) ?? { ok: false, detail: "its adapter said nothing to health" };
+}
+
+/** Whether a harness's adapter is built into lnk (Link Harness's, the mini harness's, acp's): no setup steps. */
+export function isLinks(harness: string): boolean {
+  return harness === "link" || BUILT_INS.some((b) => b.harness === harness);
+}
+
+/** The agent's adapter when it is a program from outside Link, with its contract. */
+async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<Outside | undefined> {
+  if (isLinks(agent.harness)) return undefined;
+  const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
+  if ("builtIn" in adapter) return undefined;
+  const contract = await askContract(adapter, { env: ctx.env, input: await stepInput(ctx, agent) });
+  // Its real path: the folder shown inside is the one its bytes are in.
+  const path = await Deno.realPath(adapter.path);
+  const bytes = await fileHash(path);
+  if (bytes === null) {
+    throw new LinkError("HARNESS_MISSING", `Cannot read the adapter of harness "${agent.harness}"`, {
+      hint: `Check that ${adapter.path} is a program you can read`,
+    });
+  }
+  return { adapter: { harness: adapter.harness, path }, contract, bytes };
+}
+
+/**
+ * A step's input (docs/adapters.md): the agent without keys or tokens (GRT-15), the risks allowed
+ * and whether the harness runs behind Link's proxy (ADP-13), and the install folder.
+ */
+async function stepInput(ctx: AgentContext, agent: AgentSettings): Promise<AdapterInput> {
+  const own = (agent as Record<string, unknown>)[agent.harness];
+  const policy = await harnessPolicy(ctx, agent);
+  return {
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      harness: agent.harness,
+      ports: agent.ports,
+      settings: typeof own === "object" && own !== null ? own as Record<string, unknown> : {},
+    },
+    allowed: [],
+    proxied: policy.spec.network.mode === "proxy",
+    install: ctx.paths.installDir(agent.harness),
+  };
+}
