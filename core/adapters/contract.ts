@@ -173,6 +173,10 @@ export const AdapterInput = z.strictObject({
   }).optional(),
   allowed: z.array(z.string()).default([]),
   proxied: z.boolean().default(true),
+  /** The harness's install folder, `~/.lnk/installs/<harness>` (read-only inside its sandbox). */
+  install: z.string().optional(),
+  /** The agent's model as the sandbox reaches it, for configure: never a key. */
+  model: z.strictObject({ baseUrl: z.string(), model: z.string() }).optional(),
 });
 export type AdapterInput = z.input<typeof AdapterInput>;
 
