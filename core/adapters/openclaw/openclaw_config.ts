@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { atomicWrite, LinkError, logger, readTextIfExists } from "../../base/mod.ts";
-import { installedVersion, installPath } from "./openclaw_install.ts";
+import { installedVersion, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
 
 const log = logger("openclaw");
 
@@ -133,7 +133,7 @@ async function runDoctor(setup: OpenClawSetup): Promise<boolean> {
       env: {
         HOME: setup.home,
         PATH: installPath(setup.install),
-        OPENCLAW_NO_AUTO_UPDATE: "1",
+        ...OPENCLAW_ENV,
         ...(Deno.env.get("TMPDIR") ? { TMPDIR: Deno.env.get("TMPDIR")! } : {}),
       },
       clearEnv: true,

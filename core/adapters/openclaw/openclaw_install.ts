@@ -6,6 +6,17 @@ import type { Env } from "../ask_adapter.ts";
 export const OPENCLAW_RELEASE = "2026.9.x";
 export const NODE_RELEASE = "24";
 
+/**
+ * The variables OpenClaw runs with in Link's sandbox, besides HOME and PATH: no update checks, and
+ * its file-safety library without its native addon, whose `openat2` the sandbox's seccomp filter
+ * refuses (ENOSYS: its flags, setuid bits among them, are in memory the filter cannot read), where
+ * the addon does not fall back and OpenClaw's state locks fail; the library's own fallbacks hold.
+ */
+export const OPENCLAW_ENV: Readonly<Record<string, string>> = {
+  OPENCLAW_NO_AUTO_UPDATE: "1",
+  OPENCLAW_FS_SAFE_NATIVE_MODE: "off",
+};
+
 /** The install folder's programs: `openclaw` and the Node 24 beside it, in node_modules/.bin. */
 export function installBin(install: string): string {
   return join(install, "node_modules", ".bin");

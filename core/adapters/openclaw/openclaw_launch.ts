@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { LinkError, logger } from "../../base/mod.ts";
 import { configureOpenClaw, PLACEHOLDER_KEY, TOKEN_FILE } from "./openclaw_config.ts";
-import { installBin, installPath } from "./openclaw_install.ts";
+import { installBin, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
 
 const log = logger("openclaw");
 
@@ -43,7 +43,7 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
   const env: Record<string, string> = {
     HOME: home,
     PATH: installPath(launch.install),
-    OPENCLAW_NO_AUTO_UPDATE: "1",
+    ...OPENCLAW_ENV,
     // The config holds the placeholder too: the proxy replaces it with the real key (SBX-17).
     OPENAI_API_KEY: PLACEHOLDER_KEY,
   };
