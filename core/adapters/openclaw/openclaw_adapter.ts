@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { homeFrom, LinkError, roleArgv, roleEnv } from "../../base/mod.ts";
+import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
-import { configureOpenClaw } from "./openclaw_config.ts";
+import { configureOpenClaw, LIVE_FILE } from "./openclaw_config.ts";
 import { installedVersion, installOpenClaw, installPath, npmRegistryHost } from "./openclaw_install.ts";
 import { gatewayHealth } from "./openclaw_launch.ts";
 
@@ -98,7 +98,13 @@ export const openclawAdapter: BuiltInAdapter = {
         const agent = agentOf(input);
         const version = await installedVersion(installOf(input, env));
         if (!version) return { ok: false, detail: `OpenClaw is not installed in ${installOf(input, env)}` };
-        return await gatewayHealth(agent.ports.endpoint);
+        const direct = await gatewayHealth(agent.ports.endpoint);
+        if (direct.ok) return direct;
+        // Outside the sandbox the port is not the gateway's: the launcher's mark says it is live.
+        const live = await readTextIfExists(join(harnessHome(agent.id, env), LIVE_FILE));
+        if (!live) return { ok: false, detail: `OpenClaw's gateway is not live: ${direct.detail}` };
+        const said = JSON.parse(live) as { port?: number; since?: string };
+        return { ok: true, detail: `gateway live in the sandbox on port ${said.port} since ${said.since}` };
       }
       default:
         return {};
@@ -110,6 +116,11 @@ export const openclawAdapter: BuiltInAdapter = {
 export function installOf(input: AdapterInput, env: Env): string {
   if (input.install) return input.install;
   return join(homeFrom(env), ".lnk", "installs", "openclaw");
+}
+
+/** The agent's harness home as Link keeps it, seen from outside its sandbox. */
+function harnessHome(agentId: string, env: Env): string {
+  return join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", "openclaw");
 }
 
 function agentOf(input: AdapterInput): NonNullable<AdapterInput["agent"]> {

@@ -22,6 +22,8 @@ export interface OpenClawSetup {
 export const CONFIG_FILE = ".openclaw/openclaw.json";
 export const TOKEN_FILE = ".lnk/gateway_token";
 export const CONFIGURED_FILE = ".lnk/configured";
+/** Written by the launcher while its gateway is live in the sandbox, removed when it ends. */
+export const LIVE_FILE = ".lnk/gateway_live.json";
 /** The release `doctor --fix` last succeeded for (ADP-3). */
 export const DOCTOR_FILE = ".lnk/doctor";
 

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LinkError, logger } from "../../base/mod.ts";
-import { configureOpenClaw, PLACEHOLDER_KEY, TOKEN_FILE } from "./openclaw_config.ts";
+import { atomicWrite } from "../../base/mod.ts";
+import { configureOpenClaw, LIVE_FILE, PLACEHOLDER_KEY, TOKEN_FILE } from "./openclaw_config.ts";
 import { installBin, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
 
 const log = logger("openclaw");
@@ -84,6 +85,11 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
   signal.addEventListener("abort", stop, { once: true });
   try {
     await waitHealthy(launch.port, gateway.status, signal);
+    // What `health` reads from outside the sandbox, where the gateway's port is not this one's.
+    await atomicWrite(
+      join(home, LIVE_FILE),
+      `${JSON.stringify({ port: launch.port, since: new Date().toISOString() })}\n`,
+    );
     acp = new Deno.Command(openclaw, {
       args: [
         "acp",
@@ -103,6 +109,7 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
     return status.code;
   } finally {
     signal.removeEventListener("abort", stop);
+    await Deno.remove(join(home, LIVE_FILE)).catch(() => {});
     stop();
     const timer = setTimeout(() => {
       try {
@@ -161,7 +168,9 @@ export async function gatewayHealth(port: number): Promise<{ ok: boolean; detail
       total += n;
     }
     const text = new TextDecoder().decode(new Uint8Array(chunks.flatMap((c) => [...c])));
-    const ok = /^HTTP\/1\.[01] 200/.test(text);
+    // The gateway's own answer, not another server's on the port (the bridge's door, outside).
+    const body = text.slice(text.indexOf("\r\n\r\n") + 4);
+    const ok = /^HTTP\/1\.[01] 200/.test(text) && /"status"\s*:\s*"live"/.test(body);
     return { ok, detail: ok ? `gateway live on port ${port}` : text.split("\r\n")[0] ?? "no answer" };
   } catch (err) {
     return {
