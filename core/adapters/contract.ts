@@ -132,7 +132,11 @@ export const StateAnswer = z.looseObject({ paths: z.array(z.string().min(1)).def
 /** `folders` (ADP-11): the agent's folders the harness writes. */
 export const FoldersAnswer = z.looseObject({ writes: z.array(z.string().min(1)).default([]) });
 /** `configure` (ADP-1, ADP-2, ADP-13): whether it wrote anything. */
-export const ConfigureAnswer = z.looseObject({ changed: z.boolean().default(false) });
+export const ConfigureAnswer = z.looseObject({
+  changed: z.boolean().default(false),
+  /** The paths relative to the harness home it wrote. */
+  wrote: z.array(z.string()).default([]),
+});
 /** `install`: the release installed, and whether it changed. */
 export const InstallAnswer = z.looseObject({
   version: z.string().optional(),
