@@ -32,5 +32,8 @@ const miniAdapter: BuiltInAdapter = {
   },
 };
 
-/** The adapters built into lnk, answered in its own process (`lnk harness adapter <harness> <command>`). */
+/**
+ * The adapters built into lnk, answered in its own process (`lnk harness adapter <harness> <command>`):
+ * with KNOWN, the one list naming the outside harnesses Link ships an adapter for (PRN-5).
+ */
 export const BUILT_INS: readonly BuiltInAdapter[] = [linkAdapter, miniAdapter, acpAdapter, openclawAdapter];

@@ -4,7 +4,7 @@ import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureOpenClaw, LIVE_FILE } from "./openclaw_config.ts";
 import { installedVersion, installOpenClaw, installPath, npmRegistryHost } from "./openclaw_install.ts";
-import { gatewayHealth } from "./openclaw_launch.ts";
+import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
 
 /** The risk of OpenClaw's managed browser: off unless a person allows it in a terminal. */
 export const BROWSER_RISK = "managed-browser";
@@ -13,12 +13,13 @@ export const BROWSER_RISK = "managed-browser";
  * OpenClaw's adapter, built in (ADP-1..3, ADP-6, ADP-9, ADP-12, ADP-13): OpenClaw 2026.9.x on the
  * Node 24 npm supplies, installed once per machine in the install folder and run read-only from
  * there; configured in the harness home for the agent's model and port; its endpoint `openclaw
- * acp` under the hub, brought up with its gateway on the agent's port by `lnk harness openclaw`
+ * acp` under the hub, brought up with its gateway on the agent's port by `lnk harness launch openclaw`
  * in the same sandbox. It speaks no connection itself that Link does not carry: with an endpoint,
  * every connection Link carries reaches it (ADP-6).
  */
 export const openclawAdapter: BuiltInAdapter = {
   harness: "openclaw",
+  launch: runOpenClawLaunchRole,
   async answer(command, input, env) {
     switch (command) {
       case "contract":
@@ -80,6 +81,7 @@ export const openclawAdapter: BuiltInAdapter = {
           stdio: {
             command: roleArgv([
               "harness",
+              "launch",
               "openclaw",
               "--install",
               install,

@@ -12,7 +12,7 @@ const GATEWAY_START_MS = 120_000;
 const GATEWAY_STOP_MS = 10_000;
 
 /**
- * `lnk harness openclaw --install <folder> --port <n> [--allow <risk>]...`: OpenClaw's endpoint
+ * `lnk harness launch openclaw --install <folder> --port <n> [--allow <risk>]...`: OpenClaw's endpoint
  * inside the agent's sandbox, run by the hub as its stdio ACP command. `openclaw acp` talks to
  * OpenClaw's gateway, so this brings the gateway up first, in the same sandbox on the agent's port
  * (its stdout and stderr to the agent's log, never to the ACP stream), waits for its health, then
@@ -23,7 +23,9 @@ const GATEWAY_STOP_MS = 10_000;
 export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
   const launch = parseArgs(args);
   const home = Deno.env.get("HOME");
-  if (!home) throw new LinkError("CONFIG_INVALID", "lnk harness openclaw needs HOME, the harness home");
+  if (!home) {
+    throw new LinkError("CONFIG_INVALID", "lnk harness launch openclaw needs HOME, the harness home");
+  }
   const baseUrl = Deno.env.get("OPENAI_BASE_URL");
   const model = Deno.env.get("OPENAI_MODEL");
   if (!baseUrl || !model) {
@@ -195,9 +197,13 @@ function parseArgs(args: string[]): { install: string; port: number; allowed: st
     else if (args[i] === "--allow" && value) allowed.push(args[++i]!);
   }
   if (!install?.startsWith("/") || !port || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new LinkError("USAGE", "lnk harness openclaw needs --install <absolute folder> and --port <port>", {
-      hint: "It is OpenClaw's endpoint, started by the hub from its adapter's `endpoint` answer",
-    });
+    throw new LinkError(
+      "USAGE",
+      "lnk harness launch openclaw needs --install <absolute folder> and --port <port>",
+      {
+        hint: "It is OpenClaw's endpoint, started by the hub from its adapter's `endpoint` answer",
+      },
+    );
   }
   return { install, port, allowed };
 }

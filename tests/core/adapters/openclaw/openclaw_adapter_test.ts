@@ -54,6 +54,7 @@ Deno.test("OpenClaw's adapter answers contract v2, its needs with why and an opt
   const words = endpoint!.stdio!.command;
   assert.deepEqual(words.slice(words.indexOf("harness")), [
     "harness",
+    "launch",
     "openclaw",
     "--install",
     install,

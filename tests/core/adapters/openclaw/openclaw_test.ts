@@ -28,10 +28,15 @@ Deno.test({
     await using model = await serveFakeModel({ defaultText: "Hello from OpenClaw." });
     await using home = await tempHome();
     const install = await seedOpenClawInstall(home.path);
-    const { id } = await runJson<{ id: string }>(
+    const { id, ports } = await runJson<{ id: string; ports: { endpoint: number } }>(
       ["agent", "create", "main", "--harness", "openclaw", "--model-url", model.url, "--model", "fake-model"],
       home,
     );
+    // main keeps OpenClaw's own port (PRT-1); a start that finds it taken moves the block (PRT-4).
+    assert.equal(ports.endpoint, 18789);
+    const portNow = async () =>
+      (await runJson<{ ports: { endpoint: number } }>(["agent", "status", "--agent", "main"], home)).ports
+        .endpoint;
     const harnessHome = join(home.paths.agentState(id), "harnesses", "openclaw");
     const config = join(harnessHome, ".openclaw", "openclaw.json");
     const doctorRuns = async () => {
@@ -56,7 +61,7 @@ Deno.test({
         // The model was called through Link's proxy with the real key's placeholder replaced.
         assert.ok(model.requests.length > 0);
         const text = JSON.parse(await Deno.readTextFile(config));
-        assert.equal(text.gateway.port, 18789);
+        assert.equal(text.gateway.port, await portNow());
         assert.equal(text.agents.defaults.model.primary, "lnk/fake-model");
         assert.notEqual(text.models.providers.lnk.apiKey, "");
         assert.equal(
@@ -102,7 +107,7 @@ Deno.test({
         await send();
         const now = JSON.parse(await Deno.readTextFile(config));
         assert.equal(now.agents.defaults.model.primary, "lnk/fake-model");
-        assert.equal(now.gateway.port, 18789);
+        assert.equal(now.gateway.port, await portNow());
       },
     );
 
