@@ -58,7 +58,12 @@ Deno.test({
         );
         assert.equal(started.harness, "openclaw");
         await send();
-        // The model was called through Link's proxy with the real key's placeholder replaced.
+        // It ran in its sandbox behind its proxy, the only way out, by which the fake model was called.
+        const logs = (await runCli(["agent", "logs", "--agent", "main"], home)).stdout;
+        assert.match(
+          logs,
+          /"msg":"Agent started"[^\n]*"harness":"openclaw"[^\n]*"sandboxed":true,"proxied":true/,
+        );
         assert.ok(model.requests.length > 0);
         const text = JSON.parse(await Deno.readTextFile(config));
         assert.equal(text.gateway.port, await portNow());
