@@ -149,3 +149,10 @@ Deno.test("configure without OpenClaw installed, or without a model, is refused 
   );
   assert.deepEqual([...Deno.readDirSync(harnessHome)], []);
 });
+
+Deno.test("install answers the release already in the install folder, changing nothing (stand-in install)", async () => {
+  await using home = await tempHome();
+  const install = await standInInstall(home.path);
+  const answer = await askAdapter(adapter, "install", { env: envOf(home.path), input: { install } });
+  assert.deepEqual(answer, { version: "2026.9.6", changed: false });
+});
