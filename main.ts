@@ -20,6 +20,8 @@ export const ROLES: Record<string, () => Promise<Role>> = {
   "harness hub": async () => (await import("./core/harness_hub/mod.ts")).runHarnessHubRole,
   // Link's own adapters, asked as any lnk-<harness> program is (docs/adapters.md).
   "harness adapter": async () => (await import("./core/adapters/mod.ts")).runAdapterRole,
+  // A built-in adapter's endpoint launcher in its sandbox, run by the hub as its stdio ACP command.
+  "harness launch": async () => (await import("./core/adapters/mod.ts")).runLaunchRole,
   "proxy serve": async () => (await import("./proxy/mod.ts")).runProxyRole,
   "store driver": async () => (await import("./core/harness/store/mod.ts")).runStoreDriverRole,
   "harness serve": async () => (await import("./core/harness/serve/mod.ts")).runHarnessServeRole,

@@ -22,7 +22,7 @@ import { NO_QWEN, QWEN_BIN } from "../tests/support/qwen_code.ts";
 import { line, p50 } from "./_figures.ts";
 
 /** One fresh agent on `harness`: the time from its start to its first answer, and its idle memory. */
-async function measure(harness: string[], runs: number): Promise<{ firstMs: number; idleKb: number }> {
+export async function measure(harness: string[], runs: number): Promise<{ firstMs: number; idleKb: number }> {
   const firsts: number[] = [];
   const idles: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -46,7 +46,7 @@ async function measure(harness: string[], runs: number): Promise<{ firstMs: numb
 }
 
 /** The resident memory of the agent's sandboxed processes, bubblewrap's own left out, in KiB. */
-async function sandboxRss(home: TempHome): Promise<number> {
+export async function sandboxRss(home: TempHome): Promise<number> {
   const status = await runJson<{ services: { agent: { pid: number } } }>(
     ["agent", "status", "--agent", "b"],
     home,

@@ -74,8 +74,14 @@ export function confineWorkerMain(): void {
     for (const folder of hide) mustBeReal(folder);
     const writes = (WRITE_FILE | DIR_WRITES | (abi >= 2 ? REFER : 0n) | (abi >= 3 ? TRUNCATE : 0n)) &
       ~DEVICES;
-    // A domain for its scopes alone (ptrace, signals and abstract sockets outside it) refuses only devices.
-    const handled = scopeOnly ? DEVICES : writes | DEVICES | (hide.length > 0 ? READS : 0n);
+    // A domain for its scopes alone (ptrace, signals and abstract sockets outside it) refuses only
+    // devices, and handles REFER, which Landlock otherwise refuses everywhere (a hard link or a
+    // rename between folders fails EXDEV): granted beneath the writable mounts alone, where the
+    // mounts already say what may move (a read-only mount, a hidden place or a protected file is
+    // a mount of its own, which nothing links or renames across).
+    const handled = scopeOnly
+      ? DEVICES | (abi >= 2 ? REFER : 0n)
+      : writes | DEVICES | (hide.length > 0 ? READS : 0n);
     const attr = new BigUint64Array([handled, 0n, abi >= 6 ? SCOPES : 0n]);
     const ruleset = libc.symbols.create(444n, Deno.UnsafePointer.of(attr), abi >= 6 ? 24n : 8n, 0);
     if (ruleset < 0n) throw new Error(`Cannot make a Landlock ruleset (errno ${errno()})`);
@@ -94,6 +100,9 @@ export function confineWorkerMain(): void {
     const unwritable = [...keep, ...hide];
     for (const place of scopeOnly ? [] : places(unwritable, true)) {
       if (allow(place, writes, "write")) granted.push(place.path);
+    }
+    if (scopeOnly && abi >= 2) {
+      for (const place of places([], true)) if (place.dir) allow(place, REFER, "link and rename in");
     }
     if (hide.length > 0 && !scopeOnly) {
       for (const place of places(hide, false)) allow(place, READS, "read");

@@ -32,7 +32,11 @@ export function addPathMounts(list: MountList, spec: SandboxSpec, ctx: GrantCont
           `"${raw}" is the sandbox's own: it has a /proc, /dev and /tmp of its own`,
         );
       }
-      const hidden = ctx.hidden.find((h) => isWithin(path, h));
+      // An outside harness's install folder (`~/.lnk/installs/<harness>`, its programs alone) is
+      // the one place of Link's own a grant may read: never write, never the rest of ~/.lnk.
+      const install = access === "read" && isWithin(path, join(ctx.home, ".lnk", "installs")) &&
+        path !== join(ctx.home, ".lnk", "installs");
+      const hidden = install ? undefined : ctx.hidden.find((h) => isWithin(path, h));
       if (hidden !== undefined) {
         throw specRefusal(
           ctx.source,
@@ -46,7 +50,8 @@ export function addPathMounts(list: MountList, spec: SandboxSpec, ctx: GrantCont
         src: path,
         dest: path,
         optional: true,
-        check: "grant",
+        // The install folder must still be where it was planned, never a link to elsewhere.
+        check: install ? "exact" : "grant",
         guarded: access === "write",
       });
     }

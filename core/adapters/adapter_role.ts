@@ -27,3 +27,20 @@ export async function runAdapterRole(args: string[], _signal: AbortSignal): Prom
   await Deno.stdout.write(new TextEncoder().encode(`${JSON.stringify(answer ?? {})}\n`));
   return 0;
 }
+
+/**
+ * `lnk harness launch <harness> [<arg>...]`: a built-in adapter's endpoint launcher, the stdio ACP
+ * command its `endpoint` names, run by the hub inside the agent's sandbox.
+ */
+export async function runLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
+  const [harness, ...rest] = args;
+  const adapter = BUILT_INS.find((b) => b.harness === harness);
+  if (!adapter?.launch) {
+    throw new LinkError("USAGE", `lnk harness launch needs a harness of Link's whose endpoint it launches`, {
+      hint: `It is run by the hub from an adapter's \`endpoint\` answer: harnesses ${
+        BUILT_INS.filter((b) => b.launch).map((b) => b.harness).join(", ")
+      }`,
+    });
+  }
+  return await adapter.launch(rest, signal);
+}

@@ -19,6 +19,11 @@ export interface BuiltInAdapter {
   readonly harness: string;
   /** Its answer to a command as JSON would carry it; `{}` for one it has nothing to say to. */
   answer(command: AdapterCommand, input: AdapterInput, env: Env): unknown | Promise<unknown>;
+  /**
+   * Its endpoint's launcher, when its stdio command is one of lnk's own (`lnk harness launch
+   * <harness> ...`, run by the hub in the sandbox): the exit code of what it ran.
+   */
+  launch?(args: string[], signal: AbortSignal): Promise<number>;
 }
 
 /** The variables an adapter is found and run with. */

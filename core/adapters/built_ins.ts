@@ -1,4 +1,5 @@
 import { acpAdapter } from "./acp/mod.ts";
+import { openclawAdapter } from "./openclaw/mod.ts";
 import type { BuiltInAdapter } from "./ask_adapter.ts";
 
 /** Link Harness's adapter: an HTTP endpoint on the agent's port, with every field (ADP-4, ADP-8, TRN-12). */
@@ -31,5 +32,8 @@ const miniAdapter: BuiltInAdapter = {
   },
 };
 
-/** The adapters built into lnk, answered in its own process (`lnk harness adapter <harness> <command>`). */
-export const BUILT_INS: readonly BuiltInAdapter[] = [linkAdapter, miniAdapter, acpAdapter];
+/**
+ * The adapters built into lnk, answered in its own process (`lnk harness adapter <harness> <command>`):
+ * with KNOWN, the one list naming the outside harnesses Link ships an adapter for (PRN-5).
+ */
+export const BUILT_INS: readonly BuiltInAdapter[] = [linkAdapter, miniAdapter, acpAdapter, openclawAdapter];

@@ -189,6 +189,8 @@ export const AdapterInput = z.strictObject({
   proxied: z.boolean().default(true),
   /** The harness's install folder, `~/.lnk/installs/<harness>` (absolute), for an outside harness. */
   install: z.string().optional(),
+  /** The agent's model as the sandbox reaches it, for configure: never a key. */
+  model: z.strictObject({ baseUrl: z.string(), model: z.string() }).optional(),
 });
 export type AdapterInput = z.input<typeof AdapterInput>;
 

@@ -51,7 +51,15 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     foreign: true,
     title: "an ACP agent",
   },
-  openclaw: { defaultPort: 18789, endpoint: true, takesPort: true, builtIn: false, title: "OpenClaw" },
+  /** OpenClaw, its `openclaw acp` under the hub with its gateway beside it (core/adapters/openclaw/). */
+  openclaw: {
+    defaultPort: 18789,
+    endpoint: true,
+    takesPort: true,
+    builtIn: true,
+    foreign: true,
+    title: "OpenClaw",
+  },
   hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },
   deepseek: {
     defaultPort: 18810,

@@ -40,6 +40,6 @@ export {
 } from "./ask_adapter.ts";
 /** The adapters built into lnk: Link Harness's, the mini harness's and acp's, and their role. */
 export { BUILT_INS } from "./built_ins.ts";
-export { runAdapterRole } from "./adapter_role.ts";
+export { runAdapterRole, runLaunchRole } from "./adapter_role.ts";
 /** The acp adapter's settings and how its command is read. */
 export { AcpSettings, resolveCommand, splitCommand } from "./acp/mod.ts";

@@ -28,6 +28,7 @@ const SUITES = [
   "attacks_skills_test.ts",
   "attacks_memory_test.ts",
   "attacks_hub_test.ts",
+  "attacks_refer_test.ts",
 ];
 const CHECKOUT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const WHY_NOT = NO_BWRAP ?? await otherUsersUnavailable();

@@ -201,13 +201,13 @@ Deno.test("a harness that is not installed is refused at start with a hint", asy
   const settingsPath = home.paths.settingsToml(id);
   await Deno.writeTextFile(
     settingsPath,
-    (await Deno.readTextFile(settingsPath)).replace('harness = "link"', 'harness = "openclaw"'),
+    (await Deno.readTextFile(settingsPath)).replace('harness = "link"', 'harness = "nosuch"'),
   );
   const result = await runCli(["agent", "start"], home);
   assert.equal(result.code, 1);
   assert.match(
     result.stderr,
-    /Cannot start agent "work": harness "openclaw" is not installed\n {2}hint: Install its adapter \(lnk-openclaw/,
+    /Cannot start agent "work": harness "nosuch" is not installed\n {2}hint: Install its adapter \(lnk-nosuch/,
   );
   await assert.rejects(Deno.stat(join(home.paths.keys, id)), Deno.errors.NotFound);
 });

@@ -1,0 +1,142 @@
+import { join } from "node:path";
+import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
+import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
+import type { AdapterInput } from "../contract.ts";
+import { configureOpenClaw, LIVE_FILE } from "./openclaw_config.ts";
+import { installedVersion, installOpenClaw, installPath, npmRegistryHost } from "./openclaw_install.ts";
+import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
+
+/** The risk of OpenClaw's managed browser: off unless a person allows it in a terminal. */
+export const BROWSER_RISK = "managed-browser";
+
+/**
+ * OpenClaw's adapter, built in (ADP-1..3, ADP-6, ADP-9, ADP-12, ADP-13): OpenClaw 2026.9.x on the
+ * Node 24 npm supplies, installed once per machine in the install folder and run read-only from
+ * there; configured in the harness home for the agent's model and port; its endpoint `openclaw
+ * acp` under the hub, brought up with its gateway on the agent's port by `lnk harness launch openclaw`
+ * in the same sandbox. It speaks no connection itself that Link does not carry: with an endpoint,
+ * every connection Link carries reaches it (ADP-6).
+ */
+export const openclawAdapter: BuiltInAdapter = {
+  harness: "openclaw",
+  launch: runOpenClawLaunchRole,
+  async answer(command, input, env) {
+    switch (command) {
+      case "contract":
+        return {
+          version: 2,
+          commands: [
+            "contract",
+            "needs",
+            "internet-hosts",
+            "connections",
+            "endpoint",
+            "state",
+            "configure",
+            "install",
+            "health",
+          ],
+          fields: ["proof", "agent"],
+        };
+      case "internet-hosts": {
+        const host = await npmRegistryHost(env);
+        return host ? { hosts: [host] } : {};
+      }
+      case "install": {
+        return await installOpenClaw(installOf(input, env), env);
+      }
+      case "configure": {
+        const agent = agentOf(input);
+        const model = input.model ?? modelFromEnv(env);
+        return await configureOpenClaw({
+          install: installOf(input, env),
+          home: homeFrom(env),
+          port: agent.ports.endpoint,
+          model,
+          allowed: input.allowed ?? [],
+        });
+      }
+      case "needs":
+        return {
+          spec: { paths: { read: [installOf(input, env)] } },
+          why: {
+            paths: "OpenClaw's program and the Node 24 it runs on, read-only where Link installed them",
+          },
+          confined: true,
+          risks: [{
+            name: BROWSER_RISK,
+            why: "OpenClaw can start and drive a browser of its own, which reaches any page it opens",
+            optional: true,
+            without: "it answers without a browser",
+          }],
+        };
+      case "connections":
+        // It has an endpoint: the connections Link carries reach it, and it needs none of its own.
+        return { connections: [] };
+      case "endpoint": {
+        const agent = agentOf(input);
+        const install = installOf(input, env);
+        const allowed = (input.allowed ?? []).flatMap((risk) => ["--allow", risk]);
+        return {
+          stdio: {
+            command: roleArgv([
+              "harness",
+              "launch",
+              "openclaw",
+              "--install",
+              install,
+              "--port",
+              String(agent.ports.endpoint),
+              ...allowed,
+            ]),
+            env: { ...roleEnv(), PATH: installPath(install) },
+          },
+        };
+      }
+      case "state":
+        // Its sessions, memory and workspace, and the config and token configure wrote.
+        return { paths: [".openclaw", ".lnk"] };
+      case "health": {
+        const agent = agentOf(input);
+        const version = await installedVersion(installOf(input, env));
+        if (!version) return { ok: false, detail: `OpenClaw is not installed in ${installOf(input, env)}` };
+        const direct = await gatewayHealth(agent.ports.endpoint);
+        if (direct.ok) return direct;
+        // Outside the sandbox the port is not the gateway's: the launcher's mark says it is live.
+        const live = await readTextIfExists(join(harnessHome(agent.id, env), LIVE_FILE));
+        if (!live) return { ok: false, detail: `OpenClaw's gateway is not live: ${direct.detail}` };
+        const said = JSON.parse(live) as { port?: number; since?: string };
+        return { ok: true, detail: `gateway live in the sandbox on port ${said.port} since ${said.since}` };
+      }
+      default:
+        return {};
+    }
+  },
+};
+
+/** The install folder the input names, else where Link installs OpenClaw on this machine. */
+export function installOf(input: AdapterInput, env: Env): string {
+  if (input.install) return input.install;
+  return join(homeFrom(env), ".lnk", "installs", "openclaw");
+}
+
+/** The agent's harness home as Link keeps it, seen from outside its sandbox. */
+function harnessHome(agentId: string, env: Env): string {
+  return join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", "openclaw");
+}
+
+function agentOf(input: AdapterInput): NonNullable<AdapterInput["agent"]> {
+  if (input.agent) return input.agent;
+  throw new LinkError("USAGE", "OpenClaw's adapter needs the agent in its input for this command", {
+    hint: 'Give it as a JSON line on stdin: {"agent": {...}} (docs/adapters.md)',
+  });
+}
+
+function modelFromEnv(env: Env): { baseUrl: string; model: string } {
+  const baseUrl = env.get("OPENAI_BASE_URL");
+  const model = env.get("OPENAI_MODEL");
+  if (baseUrl && model) return { baseUrl, model };
+  throw new LinkError("CONFIG_INVALID", "OpenClaw's configure was given no model", {
+    hint: 'Give it as {"model": {"baseUrl": "...", "model": "..."}} in its input (docs/adapters.md)',
+  });
+}

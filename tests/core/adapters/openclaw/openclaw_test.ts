@@ -1,0 +1,127 @@
+/**
+ * The real OpenClaw (2026.9.x from npm, on Node 24) as a Link agent: in its sandbox, behind its
+ * proxy, answering `lnk agent chat send` against the fake model through `openclaw acp` and its
+ * gateway (ADP-1..3, ADP-16, PRT-1, SBX-17). Each start is seconds and about a gigabyte, so one
+ * agent serves every step. Until Link runs the setup steps at start, the test seeds the install
+ * folder from the CI's cache (tests/support/openclaw.ts) and the endpoint's launcher configures
+ * OpenClaw. Ignored, saying why, where OpenClaw or bubblewrap is missing.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { serveFakeModel } from "../../../fakes/fake_model.ts";
+import { runCli, runJson, tempHome } from "../../../support/mod.ts";
+import { NO_BWRAP } from "../../../support/sandbox.ts";
+import { NO_OPENCLAW, seedOpenClawInstall } from "../../../support/openclaw.ts";
+
+interface KitAnswer {
+  ok: boolean;
+  rows: { check: string; result: "pass" | "fail" | "skipped"; detail: string }[];
+}
+
+Deno.test({
+  name:
+    "an agent on the real OpenClaw starts in its sandbox behind its proxy, answers chat send, passes the kit, runs doctor --fix once over three starts, and has a config it edited rewritten",
+  ignore: NO_OPENCLAW !== undefined || NO_BWRAP !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await using model = await serveFakeModel({ defaultText: "Hello from OpenClaw." });
+    await using home = await tempHome();
+    const install = await seedOpenClawInstall(home.path);
+    const { id, ports } = await runJson<{ id: string; ports: { endpoint: number } }>(
+      ["agent", "create", "main", "--harness", "openclaw", "--model-url", model.url, "--model", "fake-model"],
+      home,
+    );
+    // main keeps OpenClaw's own port (PRT-1); a start that finds it taken moves the block (PRT-4).
+    assert.equal(ports.endpoint, 18789);
+    const portNow = async () =>
+      (await runJson<{ ports: { endpoint: number } }>(["agent", "status", "--agent", "main"], home)).ports
+        .endpoint;
+    const harnessHome = join(home.paths.agentState(id), "harnesses", "openclaw");
+    const config = join(harnessHome, ".openclaw", "openclaw.json");
+    const doctorRuns = async () => {
+      const logs = await runCli(["agent", "logs", "--agent", "main"], home);
+      return logs.stdout.split("\n").filter((l) => l.includes("Running openclaw doctor --fix")).length;
+    };
+    const send = async () => {
+      const sent = await runCli(["agent", "chat", "send", "--agent", "main", "hi"], home);
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.equal(sent.stdout.trim(), "Hello from OpenClaw.");
+    };
+
+    await t.step(
+      "it starts sandboxed behind its proxy, main on 18789, and answers through openclaw",
+      async () => {
+        const started = await runJson<{ harness: string; sandboxed?: boolean; port?: number }>(
+          ["agent", "start", "--agent", "main"],
+          home,
+        );
+        assert.equal(started.harness, "openclaw");
+        await send();
+        // It ran in its sandbox behind its proxy, the only way out, by which the fake model was called.
+        const logs = (await runCli(["agent", "logs", "--agent", "main"], home)).stdout;
+        assert.match(
+          logs,
+          /"msg":"Agent started"[^\n]*"harness":"openclaw"[^\n]*"sandboxed":true,"proxied":true/,
+        );
+        assert.ok(model.requests.length > 0);
+        const text = JSON.parse(await Deno.readTextFile(config));
+        assert.equal(text.gateway.port, await portNow());
+        assert.equal(text.agents.defaults.model.primary, "lnk/fake-model");
+        assert.notEqual(text.models.providers.lnk.apiKey, "");
+        assert.equal(
+          (await Deno.readTextFile(join(harnessHome, ".lnk", "doctor"))).trim(),
+          JSON.parse(await Deno.readTextFile(join(install, "node_modules", "openclaw", "package.json")))
+            .version,
+        );
+        const status = await runJson<{ harness: string; sandbox?: { enabled?: boolean } }>(
+          ["agent", "status", "--agent", "main"],
+          home,
+        );
+        assert.equal(status.harness, "openclaw");
+      },
+    );
+
+    await t.step("the conformance kit passes against it (ADP-16)", async () => {
+      const ran = await runCli(["agent", "harness", "kit", "--agent", "main", "--json"], home);
+      const answer = JSON.parse(ran.stdout) as KitAnswer;
+      const rows = Object.fromEntries(answer.rows.map((r) => [r.check, r.result]));
+      assert.deepEqual(rows, {
+        "contract": "pass",
+        "needs": "pass",
+        "health": "pass",
+        "endpoint proof": "pass",
+        "caller proof": "pass",
+        "squatter": "pass",
+        "agent": "pass",
+        "chat": "pass",
+        "tools narrowing": "skipped",
+      }, ran.stdout);
+      assert.equal(ran.code, 0);
+    });
+
+    await t.step(
+      "a config the harness edited is rewritten from Link's settings at the next start (ADP-2)",
+      async () => {
+        await runJson(["agent", "stop", "--agent", "main"], home);
+        const edited = JSON.parse(await Deno.readTextFile(config));
+        edited.agents.defaults.model.primary = "openai/gpt-elsewhere";
+        edited.gateway.port = 9;
+        await Deno.writeTextFile(config, JSON.stringify(edited));
+        await runJson(["agent", "start", "--agent", "main"], home);
+        await send();
+        const now = JSON.parse(await Deno.readTextFile(config));
+        assert.equal(now.agents.defaults.model.primary, "lnk/fake-model");
+        assert.equal(now.gateway.port, await portNow());
+      },
+    );
+
+    await t.step("doctor --fix ran once over three starts (ADP-3)", async () => {
+      await runJson(["agent", "stop", "--agent", "main"], home);
+      await runJson(["agent", "start", "--agent", "main"], home);
+      await send();
+      assert.equal(await doctorRuns(), 1);
+      await runJson(["agent", "stop", "--agent", "main"], home);
+    });
+  },
+});
