@@ -86,13 +86,15 @@ async function ask(
   options: SendChatOptions,
 ): Promise<{ outcome: ChatOutcome; kept: string[] }> {
   const meta = { "link.local/thread": options.thread };
+  // Its own name, so a message that joins a running turn knows its answer among those kept.
+  const request = `chat-${crypto.randomUUID()}`;
   await endpoint.call("session/new", { cwd: "/", mcpServers: [], _meta: meta });
   const res = await endpoint.call(
     "session/prompt",
     {
       sessionId: options.thread,
       prompt: [{ type: "text", text: options.text }],
-      _meta: { ...meta, "link.local/receipt": true },
+      _meta: { ...meta, "link.local/request": request, "link.local/receipt": true },
     },
     (update) => {
       if (update.sessionUpdate !== "agent_message_chunk") return;
@@ -101,7 +103,7 @@ async function ask(
       if (content?.text && !isError) options.onText(content.text);
     },
   );
-  if (res.steered) return { outcome: await steered(endpoint, options), kept: [] };
+  if (res.steered) return { outcome: await steered(endpoint, options, request), kept: [] };
   const resultMeta = res.result?._meta as Record<string, unknown> | undefined;
   const kept = Array.isArray(resultMeta?.[KEPT_META])
     ? (resultMeta[KEPT_META] as unknown[]).filter((id): id is string => typeof id === "string")
@@ -114,16 +116,35 @@ async function ask(
   return { outcome: { kind: "answered" }, kept };
 }
 
-/** The message joined a running turn (202): its answer is the first kept after it was sent. */
-async function steered(endpoint: ProvenEndpoint, options: SendChatOptions): Promise<ChatOutcome> {
+/**
+ * The message joined a running turn (202): its answer is the one kept with its request among its
+ * requests. Others kept meanwhile on the thread (a crashed turn finished before it took this
+ * message in) are passed over here and shown after it, as answers from before; when the thread
+ * has nothing left to answer and none holds it, its answer went to another chat.
+ */
+async function steered(
+  endpoint: ProvenEndpoint,
+  options: SendChatOptions,
+  request: string,
+): Promise<ChatOutcome> {
   const waitMs = options.steeredWaitMs ?? STEERED_WAIT_MS;
-  const found = await listKept(endpoint, options.thread, { waitMs });
-  const kept = found[0];
-  if (!kept) return { kind: "answered-elsewhere" };
-  if (kept.error) return { kind: "failed", message: kept.answer, hint: "Run `lnk agent logs` to see why" };
-  options.onText(kept.answer);
-  await ackKept(endpoint, [kept.id]);
-  return { kind: "answered" };
+  const known: string[] = [];
+  // Each look waits for an answer kept after the last; each passed over is one fewer to wait for.
+  for (;;) {
+    const found = await listKept(endpoint, options.thread, { waitMs, known });
+    const kept = found.find((k) => k.requests.includes(request));
+    if (kept) {
+      if (kept.error) {
+        return { kind: "failed", message: kept.answer, hint: "Run `lnk agent logs` to see why" };
+      }
+      options.onText(kept.answer);
+      await ackKept(endpoint, [kept.id]);
+      return { kind: "answered" };
+    }
+    const fresh = found.filter((k) => !known.includes(k.id));
+    if (fresh.length === 0) return { kind: "answered-elsewhere" };
+    known.push(...fresh.map((k) => k.id));
+  }
 }
 
 async function reach(options: SendChatOptions): Promise<ProvenEndpoint> {
