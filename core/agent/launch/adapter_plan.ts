@@ -8,11 +8,10 @@ import {
   findAdapter,
   type NeedsAnswer,
   needsFlags,
-  needsLine,
 } from "../../adapters/mod.ts";
 import type { GrantFlags } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
-import { loadHarnessLayer } from "../grants/mod.ts";
+import { loadAnswers, needKey, needsOf } from "../asking/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 
 const log = logger("agent");
@@ -33,8 +32,9 @@ const OWN = new Set(["link", "mini"]);
  * HTTP endpoint of its own is not run yet (HARNESS_MISSING). A `needs` that exits with an error
  * needs nothing more, said in the log (GRT-17); garbage or an unknown grant refuses the start.
  * A built-in adapter's needs (acp's: where the command's program lives, read-only) are granted for
- * the start; an outside adapter's must be in the harness's layer, `~/.lnk/harnesses/<h>.toml`,
- * until Link asks for them (a later part), else the start is refused, naming them as flags.
+ * the start; an outside adapter's were asked before the start (askHarnessNeeds, GRT-18) and kept
+ * with their answers in `~/.lnk/harnesses/<h>.toml`: one with no answer, or a required risk not
+ * allowed, refuses the start naming them. The risks allowed go to the adapter as `allowed`.
  */
 export async function adapterPlanFor(
   ctx: AgentContext,
@@ -43,7 +43,10 @@ export async function adapterPlanFor(
 ): Promise<AdapterPlan | undefined> {
   if (OWN.has(agent.harness)) return undefined;
   const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
-  const ask = { env: ctx.env, input: adapterInput(agent, options.proxied) };
+  // Risks allowed go to the adapter as `allowed` (ADP-13, GRT-21).
+  const kept = "builtIn" in adapter ? undefined : await loadAnswers(ctx.paths, agent.harness);
+  const granted = Object.entries(kept?.risks ?? {}).filter(([, a]) => a === "allow").map(([name]) => name);
+  const ask = { env: ctx.env, input: adapterInput(agent, options.proxied, granted) };
   const contract = await askContract(adapter, ask);
   let needs: NeedsAnswer | undefined;
   if (answers(contract, "needs")) {
@@ -66,18 +69,23 @@ export async function adapterPlanFor(
     );
   }
   const flags = needs && Object.keys(needs.spec).length ? needsFlags(needs.spec) as GrantFlags : undefined;
-  if (flags && !("builtIn" in adapter) && !(await loadHarnessLayer(ctx.paths, agent.harness))) {
-    throw new LinkError(
-      "REFUSED",
-      `Cannot start agent "${agent.name}": harness "${agent.harness}" needs ${
-        needsLine(needs!.spec)
-      }, which no one has granted`,
-      {
-        hint: `Grant them in ${
-          ctx.paths.harnessToml(agent.harness)
-        } as sandbox file sections, then start it again`,
-      },
-    );
+  if (kept) {
+    // The answers were asked before the start (GRT-18, askHarnessNeeds); a need with none refuses.
+    const open = needsOf(needs).filter((need) => kept.needs[needKey(need)] === undefined);
+    const required = (needs?.risks ?? []).filter((risk) => !risk.optional && kept.risks[risk.name] !== "allow");
+    if (open.length || required.length) {
+      throw new LinkError(
+        "REFUSED",
+        `Cannot start agent "${agent.name}": harness "${agent.harness}" needs ${
+          [...open.map(needKey), ...required.map((risk) => `risk ${risk.name}`)].join(", ")
+        }, which no one has granted`,
+        {
+          hint: `Start it in a terminal to answer, or with \`lnk agent start --yes\`; answers are kept in ${
+            ctx.paths.harnessToml(agent.harness)
+          }`,
+        },
+      );
+    }
   }
   return {
     hub: { command: endpoint.stdio.command, env: endpoint.stdio.env },
@@ -102,7 +110,7 @@ export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings
 }
 
 /** The adapter's input: the agent without keys or tokens (GRT-15), and `proxied` (GRT-23). */
-export function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInput {
+export function adapterInput(agent: AgentSettings, proxied: boolean, allowed: readonly string[] = []): AdapterInput {
   const own = (agent as Record<string, unknown>)[agent.harness];
   return {
     agent: {
@@ -112,7 +120,7 @@ export function adapterInput(agent: AgentSettings, proxied: boolean): AdapterInp
       ports: agent.ports,
       settings: typeof own === "object" && own !== null ? own as Record<string, unknown> : {},
     },
-    allowed: [],
+    allowed: [...allowed],
     proxied,
   };
 }

@@ -1,0 +1,146 @@
+import { LinkError } from "../../base/mod.ts";
+import {
+  answers as answersField,
+  askAdapter,
+  askContract,
+  BUILT_INS,
+  findAdapter,
+  type NeedsAnswer,
+} from "../../adapters/mod.ts";
+import type { AgentContext } from "../context.ts";
+import { listAgents } from "../agents.ts";
+import type { AgentSettings } from "../settings.ts";
+import { type Answer, type KeptAnswers, loadAnswers, needKey, needsOf, saveAnswers, sectionOf } from "./needs_answers.ts";
+
+/** How a start or a switch may ask: a person at a terminal, or `--yes`. */
+export interface Asking {
+  /** `--yes`: declared needs and required risks granted, optional risks left off (GRT-22). */
+  readonly yes?: boolean;
+  /** Asks a person a yes/no question; absent when there is no terminal. */
+  readonly ask?: (question: string) => Promise<string | undefined>;
+  /** Says a line to the person (the needs listed, in the warning colour). */
+  readonly note?: (text: string) => void;
+}
+
+/** What the asking settled: the risks allowed, handed to the adapter as `allowed` (ADP-13). */
+export interface Asked {
+  readonly allowed: readonly string[];
+}
+
+/** The harnesses whose endpoint Link runs itself and whose needs no one is asked. */
+const OWN = new Set(["link", "mini"]);
+
+/**
+ * Asks for an outside harness's needs and risks before it runs (GRT-18..GRT-22): each need not yet
+ * answered, as `lnk agent allow` flags with the adapter's why, and each risk, in the warning colour,
+ * naming the agents here that run the harness; one yes/no. Answers are kept with the needs in
+ * `~/.lnk/harnesses/<harness>.toml`, so only new needs are asked; a deny is an answer too. Without a
+ * terminal a start with new needs is refused naming `--yes`. A built-in adapter's needs are granted
+ * as they are (acp's), and Link's own harnesses ask nothing. A required risk denied refuses.
+ */
+export async function askHarnessNeeds(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  asking: Asking,
+  options: { harness?: string; needs?: NeedsAnswer } = {},
+): Promise<Asked> {
+  const harness = options.harness ?? agent.harness;
+  if (OWN.has(harness)) return { allowed: [] };
+  const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
+  if ("builtIn" in adapter) return { allowed: [] };
+  const needs = options.needs ?? await needsOfAdapter(ctx, agent, harness);
+  const kept = await loadAnswers(ctx.paths, harness);
+  const all = needsOf(needs);
+  const fresh = all.filter((need) => kept.needs[needKey(need)] === undefined);
+  const risks = needs?.risks ?? [];
+  const freshRisks = risks.filter((risk) => kept.risks[risk.name] === undefined && !(asking.yes && risk.optional));
+  if (fresh.length || freshRisks.length) {
+    const next: { needs: Record<string, Answer>; risks: Record<string, Answer> } = {
+      needs: { ...kept.needs },
+      risks: { ...kept.risks },
+    };
+    let answer: Answer;
+    if (asking.yes) answer = "allow";
+    else if (!asking.ask) {
+      throw new LinkError(
+        "REFUSED",
+        `Cannot start agent "${agent.name}" on harness "${harness}": it needs ${
+          [...fresh.map(needKey), ...freshRisks.map((r) => `risk ${r.name}`)].join(", ")
+        }, and there is no terminal to ask in`,
+        { hint: "Run it in a terminal to answer, or pass --yes to grant what it declares (optional risks stay off)" },
+      );
+    } else {
+      const runners = (await listAgents(ctx)).filter((a) => a.harness === harness).map((a) => a.name);
+      if (!runners.includes(agent.name)) runners.push(agent.name);
+      asking.note?.(warn(ctx, questionText(harness, runners, needs!, fresh, freshRisks)));
+      const said = await asking.ask(`Allow these for harness "${harness}"? [y/N]`);
+      answer = /^y(es)?$/i.test((said ?? "").trim()) ? "allow" : "deny";
+    }
+    for (const need of fresh) next.needs[needKey(need)] = answer;
+    for (const risk of freshRisks) next.risks[risk.name] = answer;
+    await saveAnswers(ctx.paths, harness, next, all);
+    return settle(agent, harness, next, risks);
+  }
+  return settle(agent, harness, kept, risks);
+}
+
+async function needsOfAdapter(ctx: AgentContext, agent: AgentSettings, harness: string) {
+  const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
+  const input = {
+    agent: { id: agent.id, name: agent.name, harness, ports: agent.ports, settings: {} },
+    allowed: [],
+    proxied: true,
+  };
+  const contract = await askContract(adapter, { env: ctx.env, input });
+  return answersField(contract, "needs") ? await askAdapter(adapter, "needs", { env: ctx.env, input }) : undefined;
+}
+
+/** A required risk denied refuses (GRT-22); the risks allowed go to the adapter (ADP-13). */
+function settle(
+  agent: AgentSettings,
+  harness: string,
+  kept: KeptAnswers,
+  risks: NeedsAnswer["risks"],
+): Asked {
+  const denied = risks.filter((risk) => !risk.optional && kept.risks[risk.name] === "deny");
+  if (denied.length) {
+    throw new LinkError(
+      "REFUSED",
+      `Cannot start agent "${agent.name}": harness "${harness}" requires risk ${
+        denied.map((r) => `"${r.name}"`).join(", ")
+      }, which was denied`,
+      { hint: `Run \`lnk agent harness reset --harness ${harness}\` and start it again to answer anew` },
+    );
+  }
+  return { allowed: risks.filter((risk) => kept.risks[risk.name] === "allow").map((risk) => risk.name) };
+}
+
+function questionText(
+  harness: string,
+  runners: readonly string[],
+  needs: NeedsAnswer,
+  fresh: ReturnType<typeof needsOf>,
+  risks: NeedsAnswer["risks"],
+): string {
+  const lines = [
+    `Harness "${harness}" (run here by ${runners.map((n) => `"${n}"`).join(", ")}) asks for:`,
+  ];
+  for (const need of fresh) {
+    const why = needs.why[sectionOf(need.flag)];
+    lines.push(`  ${needKey(need)}${why ? `  (${why})` : ""}`);
+  }
+  for (const risk of risks) {
+    lines.push(
+      `  risk ${risk.name}${risk.optional ? " (optional)" : ""}: ${risk.why}${
+        risk.without ? `; without it ${risk.without}` : ""
+      }`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The warning colour, unless NO_COLOR is set (https://no-color.org). */
+function warn(ctx: AgentContext, text: string): string {
+  const off = ctx.env.get("NO_COLOR");
+  return off !== undefined && off !== "" ? text : `\x1b[33m${text}\x1b[0m`;
+}

@@ -1,0 +1,18 @@
+/**
+ * Asking for an outside harness's needs and risks (GRT-18..GRT-22): the questions at a start or a
+ * switch, and the answers kept with the needs in `~/.lnk/harnesses/<harness>.toml`.
+ * @module
+ */
+/** Asks for the needs not yet answered, or refuses without a terminal and --yes. */
+export { type Asked, type Asking, askHarnessNeeds } from "./ask_needs.ts";
+/** The answers kept in a harness's layer file. */
+export {
+  type Answer,
+  type KeptAnswers,
+  loadAnswers,
+  type Need,
+  needKey,
+  needsOf,
+  saveAnswers,
+  sectionOf,
+} from "./needs_answers.ts";
