@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, runJson, tempHome } from "../../support/mod.ts";
+import { demoAdapter, NEEDS } from "./_demo_adapter.ts";
+
+const layer = (home: { path: string }) => join(home.path, ".lnk", "harnesses", "demo.toml");
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("a start without a terminal, of an outside harness with needs no one answered, is refused naming --yes and writes nothing (GRT-19, stand-in adapter lnk-demo)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create", "--harness", "demo"], home);
+  const result = await runCli(["agent", "start"], home);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /--read \/opt\/demo-tool, --port 9000, risk open-port, risk managed-browser/);
+  assert.match(result.stderr, /--yes/);
+  assert.equal(await exists(layer(home)), false);
+});
+
+Deno.test("a start in a terminal asks each new need as allow flags with its why and each risk, naming the agents here that run it, and keeps the answers (GRT-18, GRT-19, GRT-21)", async () => {
+  await using home = await tempHome();
+  home.env.set("NO_COLOR", "1");
+  const demo = await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create", "--harness", "demo"], home);
+  await runJson(["agent", "create", "other", "--harness", "demo"], home);
+  await Deno.mkdir(join(home.path, ".lnk", "harnesses"), { recursive: true });
+  await Deno.writeTextFile(layer(home), "# kept by hand: the demo harness\n");
+  const first = await runCli(["agent", "start", "--agent", "main"], home, { answers: ["y"] });
+  assert.match(
+    first.stderr,
+    /Harness "demo" \(run here by "main", "other"\) asks for:\n  --read \/opt\/demo-tool  \(the demo tool's program\)\n  --port 9000  \(its local server\)\n  risk open-port: its server takes requests without a password\n  risk managed-browser \(optional\): opens a browser of its own; without it it reads no web pages\nAllow these for harness "demo"\? \[y\/N\]/,
+  );
+  assert.doesNotMatch(first.stderr, /\x1b\[/, "NO_COLOR is respected");
+  const text = await Deno.readTextFile(layer(home));
+  assert.match(text, /^# kept by hand: the demo harness\n/, "the file's comments are kept");
+  assert.equal((await Deno.stat(layer(home))).mode! & 0o777, 0o600);
+  assert.match(text, /\[paths\]\nread = \[ "\/opt\/demo-tool" \]/);
+  assert.match(text, /\[localhost\]\nports = \[ 9000 \]/);
+  assert.match(text, /\[answers.risks\]\nopen-port = "allow"\nmanaged-browser = "allow"/);
+  // Answered: the next start asks nothing.
+  const again = await runCli(["agent", "start", "--agent", "other"], home, { answers: [] });
+  assert.doesNotMatch(again.stderr, /asks for/);
+  // The needs grow: only the new one is asked, and a no is kept as a deny.
+  await demo.setNeeds({
+    ...NEEDS,
+    spec: { ...NEEDS.spec, internet: { tcp: ["db.example.com:5432"] } },
+    why: { ...NEEDS.why, internet: "its database" },
+  });
+  const grown = await runCli(["agent", "start", "--agent", "main"], home, { answers: ["n"] });
+  assert.match(grown.stderr, /asks for:\n  --tcp db\.example\.com:5432  \(its database\)\nAllow/);
+  const after = await Deno.readTextFile(layer(home));
+  assert.match(after, /"--tcp db\.example\.com:5432" = "deny"/);
+  assert.doesNotMatch(after, /\[internet\]/, "a deny grants nothing");
+  const denied = await runCli(["agent", "start", "--agent", "main"], home);
+  assert.doesNotMatch(denied.stderr, /--yes/, "a deny is an answer: no terminal is needed again");
+});
