@@ -62,3 +62,30 @@ Deno.test("a start in a terminal asks each new need as allow flags with its why 
   const denied = await runCli(["agent", "start", "--agent", "main"], home);
   assert.doesNotMatch(denied.stderr, /--yes/, "a deny is an answer: no terminal is needed again");
 });
+
+Deno.test("lnk agent start --yes grants the declared needs and required risks and leaves the optional risk off, never the sandbox (GRT-7, GRT-22)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create", "--harness", "demo"], home);
+  const result = await runCli(["agent", "start", "--yes"], home);
+  assert.doesNotMatch(result.stderr, /asks for|--yes/);
+  const text = await Deno.readTextFile(layer(home));
+  assert.match(text, /"--read \/opt\/demo-tool" = "allow"/);
+  assert.match(text, /open-port = "allow"/);
+  assert.doesNotMatch(text, /managed-browser/, "an optional risk is left off and unanswered");
+  // Past the asking and the plan's check of the answers: the stand-in has no endpoint to run.
+  assert.match(result.stderr, /its adapter gives no stdio ACP command/);
+  assert.equal((await runJson<{ sandbox: string }>(["agent", "show", "--json"], home)).sandbox, "on");
+});
+
+Deno.test("a required risk denied refuses the start, now and at the next start, with a hint to reset (GRT-22)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create", "--harness", "demo"], home);
+  const first = await runCli(["agent", "start"], home, { answers: ["n"] });
+  assert.equal(first.code, 1);
+  assert.match(first.stderr, /requires risk "open-port", which was denied/);
+  assert.match(first.stderr, /lnk agent harness reset --harness demo/);
+  const next = await runCli(["agent", "start"], home);
+  assert.match(next.stderr, /requires risk "open-port", which was denied/);
+});
