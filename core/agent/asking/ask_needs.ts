@@ -10,7 +10,15 @@ import {
 import type { AgentContext } from "../context.ts";
 import { listAgents } from "../agents.ts";
 import type { AgentSettings } from "../settings.ts";
-import { type Answer, type KeptAnswers, loadAnswers, needKey, needsOf, saveAnswers, sectionOf } from "./needs_answers.ts";
+import {
+  type Answer,
+  type KeptAnswers,
+  loadAnswers,
+  needKey,
+  needsOf,
+  saveAnswers,
+  sectionOf,
+} from "./needs_answers.ts";
 
 /** How a start or a switch may ask: a person at a terminal, or `--yes`. */
 export interface Asking {
@@ -53,7 +61,9 @@ export async function askHarnessNeeds(
   const all = needsOf(needs);
   const fresh = all.filter((need) => kept.needs[needKey(need)] === undefined);
   const risks = needs?.risks ?? [];
-  const freshRisks = risks.filter((risk) => kept.risks[risk.name] === undefined && !(asking.yes && risk.optional));
+  const freshRisks = risks.filter((risk) =>
+    kept.risks[risk.name] === undefined && !(asking.yes && risk.optional)
+  );
   if (fresh.length || freshRisks.length) {
     const next: { needs: Record<string, Answer>; risks: Record<string, Answer> } = {
       needs: { ...kept.needs },
@@ -67,7 +77,10 @@ export async function askHarnessNeeds(
         `Cannot start agent "${agent.name}" on harness "${harness}": it needs ${
           [...fresh.map(needKey), ...freshRisks.map((r) => `risk ${r.name}`)].join(", ")
         }, and there is no terminal to ask in`,
-        { hint: "Run it in a terminal to answer, or pass --yes to grant what it declares (optional risks stay off)" },
+        {
+          hint:
+            "Run it in a terminal to answer, or pass --yes to grant what it declares (optional risks stay off)",
+        },
       );
     } else {
       const runners = (await listAgents(ctx)).filter((a) => a.harness === harness).map((a) => a.name);
@@ -84,7 +97,8 @@ export async function askHarnessNeeds(
   return settle(agent, harness, kept, risks);
 }
 
-async function needsOfAdapter(ctx: AgentContext, agent: AgentSettings, harness: string) {
+/** What an outside harness's adapter declares it needs (none for a built-in or Link's own). */
+export async function needsOfAdapter(ctx: AgentContext, agent: AgentSettings, harness: string) {
   const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
   const input = {
     agent: { id: agent.id, name: agent.name, harness, ports: agent.ports, settings: {} },
@@ -92,7 +106,9 @@ async function needsOfAdapter(ctx: AgentContext, agent: AgentSettings, harness: 
     proxied: true,
   };
   const contract = await askContract(adapter, { env: ctx.env, input });
-  return answersField(contract, "needs") ? await askAdapter(adapter, "needs", { env: ctx.env, input }) : undefined;
+  return answersField(contract, "needs")
+    ? await askAdapter(adapter, "needs", { env: ctx.env, input })
+    : undefined;
 }
 
 /** A required risk denied refuses (GRT-22); the risks allowed go to the adapter (ADP-13). */

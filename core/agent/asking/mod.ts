@@ -4,7 +4,7 @@
  * @module
  */
 /** Asks for the needs not yet answered, or refuses without a terminal and --yes. */
-export { type Asked, type Asking, askHarnessNeeds } from "./ask_needs.ts";
+export { type Asked, askHarnessNeeds, type Asking, needsOfAdapter } from "./ask_needs.ts";
 /** The answers kept in a harness's layer file. */
 export {
   type Answer,
@@ -16,3 +16,5 @@ export {
   saveAnswers,
   sectionOf,
 } from "./needs_answers.ts";
+/** `lnk agent harness allow|deny|reset`: the answers changed by hand, or forgotten. */
+export { type AnswersChanged, changeHarnessAnswers, resetHarnessAnswers } from "./change_answers.ts";

@@ -58,7 +58,9 @@ export async function loadAnswers(paths: LinkPaths, harness: string): Promise<Ke
 function pick(table: unknown): Record<string, Answer> {
   const out: Record<string, Answer> = {};
   if (typeof table !== "object" || table === null) return out;
-  for (const [key, value] of Object.entries(table)) if (value === "allow" || value === "deny") out[key] = value;
+  for (const [key, value] of Object.entries(table)) {
+    if (value === "allow" || value === "deny") out[key] = value;
+  }
   return out;
 }
 
@@ -101,7 +103,9 @@ export async function saveAnswers(
     place(out, need, answer === "allow");
   }
   for (const [section, table] of Object.entries(out)) if (!Object.keys(table).length) delete out[section];
-  out.answers = { needs: { ...answers.needs }, risks: { ...answers.risks } };
+  if (Object.keys(answers.needs).length || Object.keys(answers.risks).length) {
+    out.answers = { needs: { ...answers.needs }, risks: { ...answers.risks } };
+  }
   const comments = (old ?? "").split("\n").filter((line) => line.trimStart().startsWith("#"));
   const head = comments.length ? `${comments.join("\n")}\n\n` : "";
   await Deno.mkdir(paths.harnessToml(harness).replace(/\/[^/]*$/, ""), { recursive: true, mode: 0o700 });
@@ -133,7 +137,9 @@ function place(out: Record<string, Record<string, unknown>>, need: Need, allowed
   const [section, key] = where;
   const table = out[section] ??= {};
   const value = need.flag === "port" ? Number(need.value) : need.value;
-  const list = (Array.isArray(table[key]) ? table[key] as unknown[] : []).filter((v) => String(v) !== need.value);
+  const list = (Array.isArray(table[key]) ? table[key] as unknown[] : []).filter((v) =>
+    String(v) !== need.value
+  );
   if (allowed) list.push(value);
   if (list.length) table[key] = list;
   else delete table[key];

@@ -72,7 +72,9 @@ export async function adapterPlanFor(
   if (kept) {
     // The answers were asked before the start (GRT-18, askHarnessNeeds); a need with none refuses.
     const open = needsOf(needs).filter((need) => kept.needs[needKey(need)] === undefined);
-    const required = (needs?.risks ?? []).filter((risk) => !risk.optional && kept.risks[risk.name] !== "allow");
+    const required = (needs?.risks ?? []).filter((risk) =>
+      !risk.optional && kept.risks[risk.name] !== "allow"
+    );
     if (open.length || required.length) {
       throw new LinkError(
         "REFUSED",
@@ -110,7 +112,11 @@ export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings
 }
 
 /** The adapter's input: the agent without keys or tokens (GRT-15), and `proxied` (GRT-23). */
-export function adapterInput(agent: AgentSettings, proxied: boolean, allowed: readonly string[] = []): AdapterInput {
+export function adapterInput(
+  agent: AgentSettings,
+  proxied: boolean,
+  allowed: readonly string[] = [],
+): AdapterInput {
   const own = (agent as Record<string, unknown>)[agent.harness];
   return {
     agent: {

@@ -1,4 +1,4 @@
-import { type Asking, askHarnessNeeds } from "../asking/mod.ts";
+import { askHarnessNeeds, type Asking } from "../asking/mod.ts";
 import {
   type HeldLock,
   LinkError,

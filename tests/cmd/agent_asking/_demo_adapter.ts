@@ -5,7 +5,10 @@ import type { TempHome } from "../../support/mod.ts";
  * Puts a stand-in adapter program `lnk-demo` on the test's PATH: its `needs` answer is the JSON in
  * `needs.json` beside it (so a test can grow them), its endpoint is nothing (Link runs no harness).
  */
-export async function demoAdapter(home: TempHome, needs: unknown): Promise<{ setNeeds(n: unknown): Promise<void> }> {
+export async function demoAdapter(
+  home: TempHome,
+  needs: unknown,
+): Promise<{ setNeeds(n: unknown): Promise<void> }> {
   const bin = join(home.path, "bin");
   await Deno.mkdir(bin, { recursive: true });
   const file = join(bin, "needs.json");
@@ -26,6 +29,11 @@ export const NEEDS = {
   why: { paths: "the demo tool's program", localhost: "its local server" },
   risks: [
     { name: "open-port", why: "its server takes requests without a password" },
-    { name: "managed-browser", why: "opens a browser of its own", optional: true, without: "it reads no web pages" },
+    {
+      name: "managed-browser",
+      why: "opens a browser of its own",
+      optional: true,
+      without: "it reads no web pages",
+    },
   ],
 };
