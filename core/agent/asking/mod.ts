@@ -18,3 +18,5 @@ export {
 } from "./needs_answers.ts";
 /** `lnk agent harness allow|deny|reset`: the answers changed by hand, or forgotten. */
 export { type AnswersChanged, changeHarnessAnswers, resetHarnessAnswers } from "./change_answers.ts";
+/** `lnk agent use <harness>`: a switch, asked for when it widens. */
+export { type HarnessSwitched, useHarness } from "./use_harness.ts";
