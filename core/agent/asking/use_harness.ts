@@ -1,4 +1,4 @@
-import { LinkError } from "../../base/mod.ts";
+import { atomicWrite, isLinkError, LinkError, readTextIfExists } from "../../base/mod.ts";
 import {
   ACP_COMMAND_EXAMPLE,
   answers as answersField,
@@ -66,6 +66,7 @@ export async function useHarness(
     !(oldNeeds?.risks ?? []).some((old) => old.name === risk.name)
   );
   const before = await loadAnswers(ctx.paths, harness);
+  const beforeText = await readTextIfExists(ctx.paths.harnessToml(harness));
   if (wider.length || widerRisks.length) {
     // Asked at every widening switch (GRT-20): the answers kept are set aside for the question.
     const forAsking = {
@@ -77,22 +78,30 @@ export async function useHarness(
       ),
     };
     await saveAnswers(ctx.paths, harness, forAsking, needsOf(newNeeds));
+    const stays = (cause?: unknown) =>
+      new LinkError(
+        "REFUSED",
+        `Agent "${agent.name}" stays on harness "${agent.harness}": the switch was refused`,
+        {
+          hint: `Run \`lnk agent use ${harness}\` again to answer anew`,
+          cause,
+        },
+      );
     try {
-      await askHarnessNeeds(ctx, next, asking, { harness, needs: newNeeds });
+      try {
+        await askHarnessNeeds(ctx, next, asking, { harness, needs: newNeeds });
+      } catch (err) {
+        // Asked and refused (a required risk denied): the agent stays; no terminal says --yes.
+        if (isLinkError(err, "REFUSED") && asking.ask && !asking.yes) throw stays(err);
+        throw err;
+      }
       const kept = await loadAnswers(ctx.paths, harness);
       const no = wider.some((need) => kept.needs[needKey(need)] === "deny");
-      if (no && !asking.yes) {
-        throw new LinkError(
-          "REFUSED",
-          `Agent "${agent.name}" stays on harness "${agent.harness}": the switch was refused`,
-          {
-            hint: `Run \`lnk agent use ${harness}\` again to answer anew`,
-          },
-        );
-      }
+      if (no && !asking.yes) throw stays();
     } catch (err) {
       // A failed switch changes nothing on disk: the answers go back as they were.
-      await saveAnswers(ctx.paths, harness, before, needsOf(newNeeds));
+      if (beforeText === undefined) await Deno.remove(ctx.paths.harnessToml(harness)).catch(() => {});
+      else await atomicWrite(ctx.paths.harnessToml(harness), beforeText, { mode: 0o600 });
       throw err;
     }
   } else {

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, runJson, tempHome } from "../../support/mod.ts";
+import { demoAdapter, NEEDS } from "./_demo_adapter.ts";
+
+const layer = (home: { path: string }) => join(home.path, ".lnk", "harnesses", "demo.toml");
+const harnessOf = async (home: Parameters<typeof runJson>[1]) =>
+  (await runJson<{ harness: string }>(["agent", "show", "--json"], home)).harness;
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test("lnk agent use to a wider harness lists its needs and asks once; no keeps the agent where it was and writes nothing (GRT-20, stand-in adapter lnk-demo)", async () => {
+  await using home = await tempHome();
+  home.env.set("NO_COLOR", "1");
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create"], home);
+  const no = await runCli(["agent", "use", "demo"], home, { answers: ["n"] });
+  assert.equal(no.code, 1);
+  assert.match(no.stderr, /asks for:\n  --read \/opt\/demo-tool  \(the demo tool's program\)\n  --port 9000/);
+  assert.match(no.stderr, /stays on harness "link"/);
+  assert.equal(await harnessOf(home), "link");
+  assert.equal(await exists(layer(home)), false, "a refused switch changes nothing on disk");
+  const yes = await runCli(["agent", "use", "demo"], home, { answers: ["y"] });
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.match(yes.stdout, /Agent "main" now runs harness "demo" \(was "link"\)/);
+  assert.equal(await harnessOf(home), "demo");
+  assert.match(await Deno.readTextFile(layer(home)), /"--port 9000" = "allow"/);
+  // Back to Link Harness, which needs nothing beyond: one line, no question.
+  const back = await runCli(["agent", "use", "link"], home, { answers: [] });
+  assert.equal(back.code, 0, back.stderr);
+  assert.match(back.stderr, /Harness "link" needs nothing beyond what "demo" had\n/);
+  assert.doesNotMatch(back.stderr, /\[y\/N\]/);
+  assert.equal(await harnessOf(home), "link");
+});
+
+Deno.test("lnk agent use without a terminal is refused naming --yes; --yes switches; an unknown harness and acp without its command are refused and change nothing (GRT-19, GRT-20)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create"], home);
+  const bare = await runCli(["agent", "use", "demo"], home);
+  assert.equal(bare.code, 1);
+  assert.match(bare.stderr, /--yes/);
+  assert.equal(await harnessOf(home), "link");
+  const unknown = await runCli(["agent", "use", "nope"], home);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /there is no harness "nope"/);
+  const acp = await runCli(["agent", "use", "acp"], home);
+  assert.equal(acp.code, 2);
+  assert.match(acp.stderr, /without its command/);
+  assert.equal(await harnessOf(home), "link");
+  const yes = await runCli(["agent", "use", "demo", "--yes"], home);
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.equal(await harnessOf(home), "demo");
+  const text = await Deno.readTextFile(layer(home));
+  assert.match(text, /open-port = "allow"/);
+  assert.doesNotMatch(text, /managed-browser/);
+});
