@@ -57,6 +57,7 @@ export const HELP: [string[], string][] = [
       "  deny        Take back what an agent may reach: change its grants (Config/sandbox.toml)",
       "  secret      Show or set whether the proxy adds the agent's model key (wire) or its harness holds it (hold)",
       "  webhook     Add, list, roll and remove the agent's webhooks: URLs whose posts reach it as strangers' messages",
+      "  use         Switch an agent's harness, asking for what the new one needs beyond the old",
       "  harness     Run a command as the agent's harness would, check its sandbox and its adapter",
       "  team        Make teams of your agents: a shared folder, shared opinions, and messages between them",
       "",

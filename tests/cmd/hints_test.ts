@@ -88,7 +88,10 @@ Deno.test("every `lnk ...` a hint, message or help names is a real command, with
 
 Deno.test("the hint check finds a command that does not exist, and a flag a command does not take", () => {
   assert.deepEqual(
-    [["agent", "jump", "link"], ["agent", "harness", "rewind"], ["agent", "start", "--now"], ["agent", "start"]]
+    [["agent", "jump", "link"], ["agent", "harness", "rewind"], ["agent", "start", "--now"], [
+      "agent",
+      "start",
+    ]]
       .map(problemOf),
     [
       '"lnk agent jump" is no command',

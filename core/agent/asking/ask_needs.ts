@@ -98,7 +98,11 @@ export async function askHarnessNeeds(
 }
 
 /** What an outside harness's adapter declares it needs (none for a built-in or Link's own). */
-export async function needsOfAdapter(ctx: AgentContext, agent: AgentSettings, harness: string) {
+export async function needsOfAdapter(
+  ctx: AgentContext,
+  agent: AgentSettings,
+  harness: string,
+): Promise<NeedsAnswer | undefined> {
   const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
   const input = {
     agent: { id: agent.id, name: agent.name, harness, ports: agent.ports, settings: {} },

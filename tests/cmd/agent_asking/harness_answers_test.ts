@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, runJson, tempHome } from "../../support/mod.ts";
-import { demoAdapter, NEEDS } from "./_demo_adapter.ts";
+import { demoAdapter, NEEDS } from "./_demo_adapter_support.ts";
 
 const layer = (home: { path: string }) => join(home.path, ".lnk", "harnesses", "demo.toml");
 
@@ -36,7 +36,7 @@ Deno.test("lnk agent harness allow and deny change the harness's layer for decla
   const start = await runCli(["agent", "start"], home, { answers: ["y"] });
   assert.match(
     start.stderr,
-    /asks for:\n  --read \/opt\/demo-tool  \(the demo tool's program\)\n  risk managed-browser/,
+    /asks for:\n {2}--read \/opt\/demo-tool {2}\(the demo tool's program\)\n {2}risk managed-browser/,
   );
   const reset = await runCli(["agent", "harness", "reset"], home);
   assert.match(reset.stdout, /Forgot 4 answer\(s\) for harness "demo": its next start asks again/);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, runJson, tempHome } from "../../support/mod.ts";
-import { demoAdapter, NEEDS } from "./_demo_adapter.ts";
+import { demoAdapter, NEEDS } from "./_demo_adapter_support.ts";
 
 const layer = (home: { path: string }) => join(home.path, ".lnk", "harnesses", "demo.toml");
 const harnessOf = async (home: Parameters<typeof runJson>[1]) =>
@@ -18,7 +18,10 @@ Deno.test("lnk agent use to a wider harness lists its needs and asks once; no ke
   await runJson(["agent", "create"], home);
   const no = await runCli(["agent", "use", "demo"], home, { answers: ["n"] });
   assert.equal(no.code, 1);
-  assert.match(no.stderr, /asks for:\n  --read \/opt\/demo-tool  \(the demo tool's program\)\n  --port 9000/);
+  assert.match(
+    no.stderr,
+    /asks for:\n {2}--read \/opt\/demo-tool {2}\(the demo tool's program\)\n {2}--port 9000/,
+  );
   assert.match(no.stderr, /stays on harness "link"/);
   assert.equal(await harnessOf(home), "link");
   assert.equal(await exists(layer(home)), false, "a refused switch changes nothing on disk");
@@ -35,7 +38,7 @@ Deno.test("lnk agent use to a wider harness lists its needs and asks once; no ke
   assert.equal(await harnessOf(home), "link");
 });
 
-Deno.test("lnk agent use without a terminal is refused naming --yes; --yes switches; an unknown harness and acp without its command are refused and change nothing (GRT-19, GRT-20)", async () => {
+Deno.test("lnk agent use without a terminal is refused naming --yes; --yes switches; an unknown harness and acp without its command are refused and change nothing (GRT-19, GRT-20, CON-2)", async () => {
   await using home = await tempHome();
   await demoAdapter(home, NEEDS);
   await runJson(["agent", "create"], home);
