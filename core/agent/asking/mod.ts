@@ -20,3 +20,5 @@ export {
 export { type AnswersChanged, changeHarnessAnswers, resetHarnessAnswers } from "./change_answers.ts";
 /** `lnk agent use <harness>`: a switch, asked for when it widens. */
 export { type HarnessSwitched, useHarness } from "./use_harness.ts";
+/** `lnk agent harness remove|delete`: a harness ended for one agent. */
+export { type HarnessRemoved, removeHarnessOf } from "./remove_harness.ts";
