@@ -7,7 +7,7 @@ export const reset: Command = {
   usage: "lnk agent harness reset [--agent <name>] [--harness <h>] [--json]",
   examples: ["lnk agent harness reset", "lnk agent harness reset --harness demo"],
   details: "Forgets every answer kept in ~/.lnk/harnesses/<h>.toml for the agent's harness (or --harness\n" +
-    "<h>), a deny too, and the grants they made; its comments and grants written by hand stay. The next\n" +
+    "<h>), a deny too, and the grants they made (one written there by hand too); its comments stay. The next\n" +
     "start of an agent on it asks again (GRT-19).",
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent", "harness"], boolean: ["json"] }, this.usage);

@@ -62,8 +62,8 @@ export async function changeHarnessAnswers(
 
 /**
  * Forgets a harness's answers (GRT-19, `lnk agent harness reset`): the grants they made and the
- * answers themselves, so the next start asks again. Other lines of the file (its comments, grants
- * written by hand) stay.
+ * answers themselves (a grant written there by hand answers its need, and goes too), so the next
+ * start asks again. The file's comments and other tables stay.
  */
 export async function resetHarnessAnswers(ctx: AgentContext, harness: string): Promise<AnswersChanged> {
   const kept = await loadAnswers(ctx.paths, harness);

@@ -3,7 +3,8 @@ import type { TempHome } from "../../support/mod.ts";
 
 /**
  * Puts a stand-in adapter program `lnk-demo` on the test's PATH: its `needs` answer is the JSON in
- * `needs.json` beside it (so a test can grow them), its endpoint is nothing (Link runs no harness).
+ * `needs.json` beside it (so a test can grow them), its endpoint is nothing (Link runs no harness);
+ * the input its `endpoint` was asked with is kept in `endpoint-input.json` beside it.
  */
 export async function demoAdapter(
   home: TempHome,
@@ -16,7 +17,8 @@ export async function demoAdapter(
   await Deno.writeTextFile(
     join(bin, "lnk-demo"),
     `#!/bin/sh\nread line\ncase "$1" in contract) echo '{"version":2,"fields":[]}';; ` +
-      `needs) cat '${file}';; *) echo '{}';; esac\n`,
+      `needs) cat '${file}';; endpoint) echo "$line" > '${join(bin, "endpoint-input.json")}'; echo '{}';; ` +
+      `*) echo '{}';; esac\n`,
     { mode: 0o755 },
   );
   home.env.set("PATH", `${bin}:${home.env.get("PATH")}`);

@@ -76,6 +76,9 @@ Deno.test("lnk agent start --yes grants the declared needs and required risks an
   // Past the asking and the plan's check of the answers: the stand-in has no endpoint to run.
   assert.match(result.stderr, /its adapter gives no stdio ACP command/);
   assert.equal((await runJson<{ sandbox: string }>(["agent", "show", "--json"], home)).sandbox, "on");
+  // The risks allowed go to the adapter as `allowed` (ADP-13, GRT-21).
+  const input = JSON.parse(await Deno.readTextFile(join(home.path, "bin", "endpoint-input.json")));
+  assert.deepEqual(input.allowed, ["open-port"]);
 });
 
 Deno.test("a required risk denied refuses the start, now and at the next start, with a hint to reset (GRT-22)", async () => {
@@ -88,4 +91,17 @@ Deno.test("a required risk denied refuses the start, now and at the next start, 
   assert.match(first.stderr, /lnk agent harness reset --harness demo/);
   const next = await runCli(["agent", "start"], home);
   assert.match(next.stderr, /requires risk "open-port", which was denied/);
+});
+
+Deno.test("a need granted by hand in the harness's file is an answer: the start asks only the rest (GRT-16, GRT-19)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create", "--harness", "demo"], home);
+  await Deno.mkdir(join(home.path, ".lnk", "harnesses"), { recursive: true });
+  await Deno.writeTextFile(layer(home), "[localhost]\nports = [9000]\n");
+  const result = await runCli(["agent", "start"], home);
+  assert.match(
+    result.stderr,
+    /it needs --read \/opt\/demo-tool, risk open-port, risk managed-browser, and there/,
+  );
 });
