@@ -10,6 +10,7 @@ import {
 import type { AgentContext } from "../context.ts";
 import { listAgents } from "../agents.ts";
 import type { AgentSettings } from "../settings.ts";
+import { ownGrantKeys } from "./own_grants.ts";
 import {
   type Answer,
   type KeptAnswers,
@@ -59,7 +60,9 @@ export async function askHarnessNeeds(
   const needs = options.needs ?? await needsOfAdapter(ctx, agent, harness);
   const kept = await loadAnswers(ctx.paths, harness);
   const all = needsOf(needs);
-  const fresh = all.filter((need) => kept.needs[needKey(need)] === undefined);
+  // The agent's own grants are never asked (GRT-19): a need they hold is no question.
+  const own = await ownGrantKeys(ctx, agent);
+  const fresh = all.filter((need) => kept.needs[needKey(need)] === undefined && !own.has(needKey(need)));
   const risks = needs?.risks ?? [];
   const freshRisks = risks.filter((risk) =>
     kept.risks[risk.name] === undefined && !(asking.yes && risk.optional)

@@ -22,3 +22,5 @@ export { type AnswersChanged, changeHarnessAnswers, resetHarnessAnswers } from "
 export { type HarnessSwitched, useHarness } from "./use_harness.ts";
 /** `lnk agent harness remove|delete`: a harness ended for one agent. */
 export { type HarnessRemoved, removeHarnessOf } from "./remove_harness.ts";
+/** The agent's own grants as the flag lines a need is asked by (never asked). */
+export { ownGrantKeys } from "./own_grants.ts";

@@ -54,7 +54,9 @@ export async function loadAnswers(paths: LinkPaths, harness: string): Promise<Ke
   const answers = (raw.answers ?? {}) as Record<string, unknown>;
   const needs = pick(answers.needs);
   // A grant written by hand in the layer answers its need: it is not asked again (GRT-16, GRT-19).
-  for (const key of grantedKeys(raw as Record<string, Record<string, unknown> | undefined>)) needs[key] ??= "allow";
+  for (const key of grantedKeys(raw as Record<string, Record<string, unknown> | undefined>)) {
+    needs[key] ??= "allow";
+  }
   return { needs, risks: pick(answers.risks) };
 }
 
@@ -63,7 +65,7 @@ function grantedKeys(raw: Record<string, Record<string, unknown> | undefined>): 
   const keys: string[] = [];
   for (const [flag, [section, key]] of Object.entries(PLACES)) {
     const list = raw[section]?.[key];
-    if (Array.isArray(list)) for (const value of list) keys.push(`--${flag} ${value}`);
+    if (Array.isArray(list)) { for (const value of list) keys.push(`--${flag} ${value}`); }
   }
   for (const [folder, access] of Object.entries(raw.files ?? {})) keys.push(`--files ${folder}=${access}`);
   if (raw.network?.mode === "host") keys.push("--network-mode host");

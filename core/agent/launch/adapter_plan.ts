@@ -11,7 +11,7 @@ import {
 } from "../../adapters/mod.ts";
 import type { GrantFlags } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
-import { loadAnswers, needKey, needsOf } from "../asking/mod.ts";
+import { loadAnswers, needKey, needsOf, ownGrantKeys } from "../asking/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 
 const log = logger("agent");
@@ -71,7 +71,10 @@ export async function adapterPlanFor(
   const flags = needs && Object.keys(needs.spec).length ? needsFlags(needs.spec) as GrantFlags : undefined;
   if (kept) {
     // The answers were asked before the start (GRT-18, askHarnessNeeds); a need with none refuses.
-    const open = needsOf(needs).filter((need) => kept.needs[needKey(need)] === undefined);
+    const own = await ownGrantKeys(ctx, agent);
+    const open = needsOf(needs).filter((need) =>
+      kept.needs[needKey(need)] === undefined && !own.has(needKey(need))
+    );
     const required = (needs?.risks ?? []).filter((risk) =>
       !risk.optional && kept.risks[risk.name] !== "allow"
     );

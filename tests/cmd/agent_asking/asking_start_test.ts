@@ -105,3 +105,15 @@ Deno.test("a need granted by hand in the harness's file is an answer: the start 
     /it needs --read \/opt\/demo-tool, risk open-port, risk managed-browser, and there/,
   );
 });
+
+Deno.test("a need the agent's own grants hold is never asked (GRT-19)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  await runJson(["agent", "create", "--harness", "demo"], home);
+  assert.equal((await runCli(["agent", "allow", "--port", "9000"], home)).code, 0);
+  const result = await runCli(["agent", "start"], home);
+  assert.match(
+    result.stderr,
+    /it needs --read \/opt\/demo-tool, risk open-port, risk managed-browser, and there/,
+  );
+});
