@@ -159,7 +159,14 @@ function questionText(
       }`,
     );
   }
-  return lines.join("\n");
+  // The adapter's words are shown, never obeyed: no escape or control character reaches the terminal.
+  return lines.map(printable).join("\n");
+}
+
+/** A line with its control characters (escapes, carriage returns, newlines) shown as `?`. */
+function printable(line: string): string {
+  // deno-lint-ignore no-control-regex
+  return line.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 
 /** The warning colour, unless NO_COLOR is set (https://no-color.org). */
