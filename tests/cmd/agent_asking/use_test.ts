@@ -60,3 +60,24 @@ Deno.test("lnk agent use without a terminal is refused naming --yes; --yes switc
   assert.match(text, /open-port = "allow"/);
   assert.doesNotMatch(text, /managed-browser/);
 });
+
+Deno.test("lnk agent use names the connections the new harness does not answer, which stay in the settings and answer again on switching back (ADP-6, CON-2, stand-in adapter lnk-demo without endpoint or connections)", async () => {
+  await using home = await tempHome();
+  await demoAdapter(home, NEEDS);
+  const made = await runJson<{ id: string }>(["agent", "create"], home);
+  const settings = join(home.path, ".lnk", "agents", made.id, "settings.toml");
+  // Two connections as their connect made them; the stand-in says nothing of `connections`: Telegram alone.
+  await Deno.writeTextFile(
+    settings,
+    `${await Deno.readTextFile(settings)}\n[bots.telegram]\nchat = "1"\n\n[bots.slack]\nchannel = "2"\n`,
+  );
+  const switched = await runCli(["agent", "use", "demo", "--yes"], home);
+  assert.equal(switched.code, 0, switched.stderr);
+  assert.match(switched.stderr, /Connection slack stops answering on harness "demo"; it stays in the settings/);
+  assert.doesNotMatch(switched.stderr, /Connection telegram/);
+  const text = await Deno.readTextFile(settings);
+  assert.match(text, /\[bots\.slack\]/);
+  const back = await runCli(["agent", "use", "link"], home);
+  assert.equal(back.code, 0, back.stderr);
+  assert.doesNotMatch(back.stderr, /stops answering/, "Link Harness answers every connection");
+});
