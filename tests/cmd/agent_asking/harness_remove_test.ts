@@ -49,3 +49,23 @@ Deno.test("lnk agent harness remove without a harness, or with a name that is no
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /not a harness's name/);
 });
+
+Deno.test("lnk agent harness remove refuses the harness the agent runs now while it runs, with a hint, and removes it once stopped (CLI-6)", async () => {
+  await using home = await tempHome();
+  const { id } = await runJson<{ id: string }>(["agent", "create", "work", "--harness", "mini"], home);
+  const harnessHome = join(home.path, ".lnk", "agents", id, "harnesses", "mini");
+  await Deno.mkdir(harnessHome, { recursive: true });
+  await runJson(["agent", "start"], home);
+  try {
+    const refused = await runCli(["agent", "harness", "remove", "mini"], home);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Cannot remove harness "mini" of agent "work": it runs on it now/);
+    assert.match(refused.stderr, /lnk agent stop --agent work/);
+    assert.equal(await exists(harnessHome), true, "a refused remove removes nothing");
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+  const removed = await runCli(["agent", "harness", "remove", "mini"], home);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.equal(await exists(harnessHome), false);
+});

@@ -73,7 +73,10 @@ Deno.test("lnk agent use names the connections the new harness does not answer, 
   );
   const switched = await runCli(["agent", "use", "demo", "--yes"], home);
   assert.equal(switched.code, 0, switched.stderr);
-  assert.match(switched.stderr, /Connection slack stops answering on harness "demo"; it stays in the settings/);
+  assert.match(
+    switched.stderr,
+    /Connection slack stops answering on harness "demo"; it stays in the settings/,
+  );
   assert.doesNotMatch(switched.stderr, /Connection telegram/);
   const text = await Deno.readTextFile(settings);
   assert.match(text, /\[bots\.slack\]/);
