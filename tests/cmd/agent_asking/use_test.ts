@@ -84,3 +84,21 @@ Deno.test("lnk agent use names the connections the new harness does not answer, 
   assert.equal(back.code, 0, back.stderr);
   assert.doesNotMatch(back.stderr, /stops answering/, "Link Harness answers every connection");
 });
+
+Deno.test("lnk agent use to a harness whose adapter answers garbage fails, keeps the old harness and writes nothing (GRT-20, stand-in adapter lnk-junk)", async () => {
+  await using home = await tempHome();
+  const bin = join(home.path, "bin");
+  await Deno.mkdir(bin, { recursive: true });
+  await Deno.writeTextFile(
+    join(bin, "lnk-junk"),
+    `#!/bin/sh\nread line\ncase "$1" in contract) echo '{"version":2,"fields":[]}';; needs) echo 'not json';; *) echo '{}';; esac\n`,
+    { mode: 0o755 },
+  );
+  home.env.set("PATH", `${bin}:${home.env.get("PATH")}`);
+  await runJson(["agent", "create"], home);
+  const result = await runCli(["agent", "use", "junk", "--yes"], home);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /junk/);
+  assert.equal(await harnessOf(home), "link");
+  assert.equal(await exists(join(home.path, ".lnk", "harnesses", "junk.toml")), false);
+});
