@@ -31,7 +31,7 @@ export interface Asking {
   readonly note?: (text: string) => void;
 }
 
-/** What the asking settled: the risks allowed, handed to the adapter as `allowed` (ADP-13). */
+/** What the asking settled: the risks allowed, handed to the adapter as `allowed` (ADP-13, GRT-21). */
 export interface Asked {
   readonly allowed: readonly string[];
 }
