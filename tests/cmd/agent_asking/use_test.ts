@@ -102,3 +102,20 @@ Deno.test("lnk agent use to a harness whose adapter answers garbage fails, keeps
   assert.equal(await harnessOf(home), "link");
   assert.equal(await exists(join(home.path, ".lnk", "harnesses", "junk.toml")), false);
 });
+
+Deno.test("lnk agent use restarts a running agent on the new harness (GRT-20)", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "work", "--harness", "mini"], home);
+  await runJson(["agent", "start"], home);
+  try {
+    const switched = await runJson<{ from: string; to: string; restarted: boolean }>(
+      ["agent", "use", "link", "--json"],
+      home,
+    );
+    assert.deepEqual([switched.from, switched.to, switched.restarted], ["mini", "link", true]);
+    const status = await runJson<{ harness: string; state: string }>(["agent", "status", "--json"], home);
+    assert.deepEqual([status.harness, status.state], ["link", "running"]);
+  } finally {
+    await runCli(["agent", "stop"], home);
+  }
+});
