@@ -51,7 +51,7 @@ export async function askHarnessNeeds(
   ctx: AgentContext,
   agent: AgentSettings,
   asking: Asking,
-  options: { harness?: string; needs?: NeedsAnswer } = {},
+  options: { harness?: string; needs?: NeedsAnswer; doing?: string } = {},
 ): Promise<Asked> {
   const harness = options.harness ?? agent.harness;
   if (OWN.has(harness)) return { allowed: [] };
@@ -77,7 +77,7 @@ export async function askHarnessNeeds(
     else if (!asking.ask) {
       throw new LinkError(
         "REFUSED",
-        `Cannot start agent "${agent.name}" on harness "${harness}": it needs ${
+        `Cannot ${options.doing ?? `start agent "${agent.name}"`} on harness "${harness}": it needs ${
           [...fresh.map(needKey), ...freshRisks.map((r) => `risk ${r.name}`)].join(", ")
         }, and there is no terminal to ask in`,
         {

@@ -89,7 +89,11 @@ export async function useHarness(
       );
     try {
       try {
-        await askHarnessNeeds(ctx, next, asking, { harness, needs: newNeeds });
+        await askHarnessNeeds(ctx, next, asking, {
+          harness,
+          needs: newNeeds,
+          doing: `switch agent "${agent.name}"`,
+        });
       } catch (err) {
         // Asked and refused (a required risk denied): the agent stays; no terminal says --yes.
         if (isLinkError(err, "REFUSED") && asking.ask && !asking.yes) throw stays(err);
@@ -106,7 +110,11 @@ export async function useHarness(
     }
   } else {
     asking.note?.(`Harness "${harness}" needs nothing beyond what "${agent.harness}" had`);
-    await askHarnessNeeds(ctx, next, { ...asking, yes: true }, { harness, needs: newNeeds });
+    await askHarnessNeeds(ctx, next, { ...asking, yes: true }, {
+      harness,
+      needs: newNeeds,
+      doing: `switch agent "${agent.name}"`,
+    });
   }
   const silent = await silentConnections(ctx, next, harness);
   await updateSettings(ctx.paths, agent.id, (s) => ({ ...s, harness, ...(acp ? { acp } : {}) }));

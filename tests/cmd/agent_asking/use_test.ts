@@ -44,7 +44,7 @@ Deno.test("lnk agent use without a terminal is refused naming --yes; --yes switc
   await runJson(["agent", "create"], home);
   const bare = await runCli(["agent", "use", "demo"], home);
   assert.equal(bare.code, 1);
-  assert.match(bare.stderr, /--yes/);
+  assert.match(bare.stderr, /Cannot switch agent "main" on harness "demo": it needs .*--yes/s);
   assert.equal(await harnessOf(home), "link");
   const unknown = await runCli(["agent", "use", "nope"], home);
   assert.equal(unknown.code, 1);
