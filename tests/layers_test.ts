@@ -38,6 +38,7 @@ const NOT_MOD_ON_PURPOSE = new Map([
     "cmd/agent/allow.ts -> sandbox/grant_flags.ts",
     "the grant flags' names, a file of no imports, in the help",
   ],
+  ["cmd/agent/harness/allow.ts -> sandbox/grant_flags.ts", "the same, for the harness's layer"],
   ["cmd/sandbox/run.ts -> sandbox/grant_flags.ts", "the same"],
   [
     "core/adapters/contract.ts -> sandbox/grant_flags.ts",

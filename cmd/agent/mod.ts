@@ -20,6 +20,7 @@ import { start } from "./start.ts";
 import { status } from "./status.ts";
 import { stop } from "./stop.ts";
 import { team } from "./team.ts";
+import { use } from "./use.ts";
 import { webhook } from "./webhook.ts";
 
 /** `lnk agent ...`: create, run and talk to agents. */
@@ -47,6 +48,7 @@ export const agent: Group = {
     deny,
     secret,
     webhook,
+    use,
     harness,
     team,
   },

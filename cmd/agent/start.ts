@@ -17,7 +17,10 @@ export const start: Command = {
     "the only way off: --yes never turns it off. `unsandboxed = false` in ~/.lnk/machine.toml refuses it.\n" +
     "--foreground runs the agent in this terminal, its logs on stderr, until Ctrl-C.\n" +
     "A start while another start or stop of the agent is at work is refused (AGENT_BUSY); one that\n" +
-    "finds the agent running says so and changes nothing.",
+    "finds the agent running says so and changes nothing.\n" +
+    "An outside harness's needs and risks not yet answered are asked here first, kept in\n" +
+    "~/.lnk/harnesses/<h>.toml; without a terminal the start is refused unless --yes, which grants\n" +
+    "the declared needs and required risks and leaves optional risks off.",
   async run(argv, io) {
     const flags = parseFlags(
       argv,
@@ -40,6 +43,12 @@ export const start: Command = {
       consent: io.isTerminal
         ? { ask: (q) => io.ask(q), note: (t) => io.note(t), run: runWithInput }
         : undefined,
+      // An outside harness's new needs: asked here, or granted by --yes (GRT-18, GRT-19, GRT-22).
+      asking: {
+        yes: flags.bool("yes"),
+        ask: io.isTerminal ? (q) => io.ask(q) : undefined,
+        note: (t) => io.note(t),
+      },
     });
     if (flags.bool("json")) io.print(status);
     else if (foreground) io.print(`Stopped "${status.name}"`);

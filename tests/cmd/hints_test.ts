@@ -88,11 +88,14 @@ Deno.test("every `lnk ...` a hint, message or help names is a real command, with
 
 Deno.test("the hint check finds a command that does not exist, and a flag a command does not take", () => {
   assert.deepEqual(
-    [["agent", "use", "link"], ["agent", "harness", "reset"], ["agent", "start", "--now"], ["agent", "start"]]
+    [["agent", "jump", "link"], ["agent", "harness", "rewind"], ["agent", "start", "--now"], [
+      "agent",
+      "start",
+    ]]
       .map(problemOf),
     [
-      '"lnk agent use" is no command',
-      '"lnk agent harness reset" is no command',
+      '"lnk agent jump" is no command',
+      '"lnk agent harness rewind" is no command',
       '"lnk agent start" takes no --now',
       undefined,
     ],

@@ -8,11 +8,10 @@ import {
   findAdapter,
   type NeedsAnswer,
   needsFlags,
-  needsLine,
 } from "../../adapters/mod.ts";
 import type { GrantFlags } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
-import { loadHarnessLayer } from "../grants/mod.ts";
+import { loadAnswers, needKey, needsOf, ownGrantKeys } from "../asking/mod.ts";
 import type { AgentSettings } from "../settings.ts";
 
 const log = logger("agent");
@@ -33,8 +32,9 @@ const OWN = new Set(["link", "mini"]);
  * HTTP endpoint of its own is not run yet (HARNESS_MISSING). A `needs` that exits with an error
  * needs nothing more, said in the log (GRT-17); garbage or an unknown grant refuses the start.
  * A built-in adapter's needs (acp's: where the command's program lives, read-only) are granted for
- * the start; an outside adapter's must be in the harness's layer, `~/.lnk/harnesses/<h>.toml`,
- * until Link asks for them (a later part), else the start is refused, naming them as flags.
+ * the start; an outside adapter's were asked before the start (askHarnessNeeds, GRT-18) and kept
+ * with their answers in `~/.lnk/harnesses/<h>.toml`: one with no answer, or a required risk not
+ * allowed, refuses the start naming them. The risks allowed go to the adapter as `allowed`.
  */
 export async function adapterPlanFor(
   ctx: AgentContext,
@@ -43,9 +43,16 @@ export async function adapterPlanFor(
 ): Promise<AdapterPlan | undefined> {
   if (OWN.has(agent.harness)) return undefined;
   const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
+  // Risks allowed go to the adapter as `allowed` (ADP-13, GRT-21).
+  const builtIn = "builtIn" in adapter;
+  const kept = await loadAnswers(ctx.paths, agent.harness);
+  const granted = Object.entries(kept?.risks ?? {}).filter(([, a]) => a === "allow").map(([name]) => name);
   const ask = {
     env: ctx.env,
-    input: adapterInput(agent, options.proxied, ctx.paths.installDir(agent.harness)),
+    input: adapterInput(agent, options.proxied, {
+      install: ctx.paths.installDir(agent.harness),
+      allowed: granted,
+    }),
   };
   const contract = await askContract(adapter, ask);
   let needs: NeedsAnswer | undefined;
@@ -69,18 +76,28 @@ export async function adapterPlanFor(
     );
   }
   const flags = needs && Object.keys(needs.spec).length ? needsFlags(needs.spec) as GrantFlags : undefined;
-  if (flags && !("builtIn" in adapter) && !(await loadHarnessLayer(ctx.paths, agent.harness))) {
-    throw new LinkError(
-      "REFUSED",
-      `Cannot start agent "${agent.name}": harness "${agent.harness}" needs ${
-        needsLine(needs!.spec)
-      }, which no one has granted`,
-      {
-        hint: `Grant them in ${
-          ctx.paths.harnessToml(agent.harness)
-        } as sandbox file sections, then start it again`,
-      },
+  if (!builtIn) {
+    // The answers were asked before the start (GRT-18, askHarnessNeeds); a need with none refuses.
+    const own = await ownGrantKeys(ctx, agent);
+    const open = needsOf(needs).filter((need) =>
+      kept.needs[needKey(need)] === undefined && !own.has(needKey(need))
     );
+    const required = (needs?.risks ?? []).filter((risk) =>
+      !risk.optional && kept.risks[risk.name] !== "allow"
+    );
+    if (open.length || required.length) {
+      throw new LinkError(
+        "REFUSED",
+        `Cannot start agent "${agent.name}": harness "${agent.harness}" needs ${
+          [...open.map(needKey), ...required.map((risk) => `risk ${risk.name}`)].join(", ")
+        }, which no one has granted`,
+        {
+          hint: `Start it in a terminal to answer, or with \`lnk agent start --yes\`; answers are kept in ${
+            ctx.paths.harnessToml(agent.harness)
+          }`,
+        },
+      );
+    }
   }
   return {
     hub: { command: endpoint.stdio.command, env: endpoint.stdio.env },
@@ -95,7 +112,10 @@ export async function adapterPlanFor(
 export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings): Promise<boolean> {
   try {
     const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
-    const ask = { env: ctx.env, input: adapterInput(agent, true, ctx.paths.installDir(agent.harness)) };
+    const ask = {
+      env: ctx.env,
+      input: adapterInput(agent, true, { install: ctx.paths.installDir(agent.harness) }),
+    };
     const contract = await askContract(adapter, ask);
     if (!answers(contract, "endpoint")) return false;
     return (await askAdapter(adapter, "endpoint", ask)) !== undefined;
@@ -105,10 +125,14 @@ export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings
 }
 
 /**
- * The adapter's input: the agent without keys or tokens (GRT-15), `proxied` (GRT-23), and the
- * harness's install folder (docs/adapters.md).
+ * The adapter's input: the agent without keys or tokens (GRT-15), `proxied` (GRT-23), the risks
+ * allowed (ADP-13, GRT-21) and the harness's install folder (docs/adapters.md).
  */
-export function adapterInput(agent: AgentSettings, proxied: boolean, install?: string): AdapterInput {
+export function adapterInput(
+  agent: AgentSettings,
+  proxied: boolean,
+  more: { install?: string; allowed?: readonly string[] } = {},
+): AdapterInput {
   const own = (agent as Record<string, unknown>)[agent.harness];
   return {
     agent: {
@@ -118,9 +142,9 @@ export function adapterInput(agent: AgentSettings, proxied: boolean, install?: s
       ports: agent.ports,
       settings: typeof own === "object" && own !== null ? own as Record<string, unknown> : {},
     },
-    allowed: [],
+    allowed: [...more.allowed ?? []],
     proxied,
-    ...(install ? { install } : {}),
+    ...(more.install ? { install: more.install } : {}),
   };
 }
 

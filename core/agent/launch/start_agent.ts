@@ -1,3 +1,4 @@
+import { askHarnessNeeds, type Asking } from "../asking/mod.ts";
 import {
   type HeldLock,
   LinkError,
@@ -47,6 +48,8 @@ export interface StartAgentOptions {
   consent?: ProfileConsent;
   /** Where /proc is read to check user namespaces; tests point it at a fake one. */
   procRoot?: string;
+  /** How an outside harness's new needs are asked (a terminal, or --yes); refused without (GRT-19). */
+  asking?: Asking;
 }
 
 /** What a start found: the agent's status, and whether it was running already. */
@@ -90,6 +93,8 @@ async function startHeld(
     );
     return { ...current, already: true };
   }
+  // Before the harness runs, in the terminal running the start (GRT-18).
+  await askHarnessNeeds(ctx, agent, options.asking ?? {});
   const backend = await pickBackend(ctx.paths, ctx.env);
   const wanted = [
     ...(agent.sandbox.enabled ? ["bwrap"] : []),
