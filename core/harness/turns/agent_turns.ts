@@ -123,7 +123,13 @@ export class AgentTurns implements AsyncDisposable {
   async #keepAnsweredAgain(message: IncomingMessage, events: EventLog, n: number): Promise<void> {
     const answered = events.events.find((e) => (e.event.type === "answer" && e.event.answers.includes(n)))
       ?.event;
-    if (answered?.type !== "answer") return;
+    // A turn that ended in an error answered it with that error: kept as failed, so its caller asks
+    // again as a new message rather than wait for an answer that will never be kept.
+    const turn = events.events.find((e) => e.event.type === "turn" && e.event.answers.includes(n))?.event;
+    const failed = answered === undefined && turn?.type === "turn"
+      ? events.events.find((e) => e.event.type === "error" && e.event.turn === turn.turn)?.event
+      : undefined;
+    if (answered?.type !== "answer" && failed?.type !== "error") return;
     // A turn still running keeps its own answer before it lets the conversation go: only once it is
     // idle is an answer missing from the kept ones one that was written to a caller.
     if (!await this.idle(message.conversation)) return;
@@ -131,9 +137,9 @@ export class AgentTurns implements AsyncDisposable {
     if (kept.some((k) => k.requests.includes(message.request))) return;
     await this.agent.kept.keep({
       conversation: message.conversation,
-      answer: answered.text,
+      answer: answered?.type === "answer" ? answered.text : failed?.type === "error" ? failed.message : "",
       requests: [message.request],
-      error: false,
+      error: answered?.type !== "answer",
     }, this.agent.clock.now());
   }
 

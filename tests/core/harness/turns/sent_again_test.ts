@@ -82,3 +82,18 @@ Deno.test("a message sent again after its answer went to a caller that never rea
     [3, "answer", "Written to no one.", [1]],
   ]);
 });
+
+Deno.test("a message sent again whose first turn ended in an error gets that failure, never a wait for an answer that will not come; the model is not asked again", async () => {
+  await using model = await serveFakeModel();
+  model.replyError(400, { error: { message: "bad request" } });
+  await using harness = await harnessFixture(model);
+  await using first = await harness.open();
+  await promptAgent(first, { ...ASKED, onText: () => {} }).catch((err) => err);
+  assert.deepEqual((await harness.events("telegram:42")).map((e) => e.event.type), ["message", "turn", "error"]);
+  // Sent again with the same request, as a runner whose bridge was killed mid-answer does.
+  await using again = await harness.open();
+  const resent = await promptAgent(again, { ...ASKED, unanswered: "fail", failed: "throw", onText: () => {} })
+    .then(() => undefined, (err) => err);
+  assert.equal(resent?.code, "TURN_FAILED", String(resent));
+  assert.equal(model.requests.length, 1);
+});
