@@ -213,7 +213,8 @@ function adapterEnv(env: Env): Record<string, string> {
   return out;
 }
 
-async function writeInput(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
+/** Writes an adapter command its input line and closes its stdin; one that exited unread is let be. */
+export async function writeInput(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
   const writer = stdin.getWriter();
   try {
     await writer.write(new TextEncoder().encode(text));

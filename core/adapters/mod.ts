@@ -37,6 +37,7 @@ export {
   type Env,
   findAdapter,
   readAnswer,
+  writeInput,
 } from "./ask_adapter.ts";
 /** The adapters built into lnk: Link Harness's, the mini harness's and acp's, and their role. */
 export { BUILT_INS } from "./built_ins.ts";

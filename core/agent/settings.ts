@@ -58,6 +58,12 @@ export const AgentSettings = z.strictObject({
 });
 export type AgentSettings = z.infer<typeof AgentSettings>;
 
+/** What the person gave for a harness in the agent's settings (acp's command), as adapters are handed it. */
+export function harnessSettingsOf(agent: AgentSettings, harness: string): Record<string, unknown> {
+  const own = (agent as Record<string, unknown>)[harness];
+  return typeof own === "object" && own !== null ? own as Record<string, unknown> : {};
+}
+
 /** Reads an agent's settings by ID; AGENT_NOT_FOUND when there are none. */
 export async function loadSettings(paths: LinkPaths, id: string): Promise<AgentSettings> {
   const path = paths.settingsToml(id);

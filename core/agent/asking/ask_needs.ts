@@ -9,7 +9,7 @@ import {
 } from "../../adapters/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { listAgents } from "../agents.ts";
-import type { AgentSettings } from "../settings.ts";
+import { type AgentSettings, harnessSettingsOf } from "../settings.ts";
 import { ownGrantKeys } from "./own_grants.ts";
 import {
   type Answer,
@@ -115,11 +115,14 @@ export async function needsOfAdapter(
   harness: string,
 ): Promise<NeedsAnswer | undefined> {
   const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
-  // What the person gave for this harness (acp's command), as the start hands it.
-  const own = (agent as Record<string, unknown>)[harness];
-  const settings = typeof own === "object" && own !== null ? own as Record<string, unknown> : {};
   const input = {
-    agent: { id: agent.id, name: agent.name, harness, ports: agent.ports, settings },
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      harness,
+      ports: agent.ports,
+      settings: harnessSettingsOf(agent, harness),
+    },
     allowed: [],
     proxied: true,
     install: ctx.paths.installDir(harness),

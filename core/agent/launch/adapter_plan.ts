@@ -12,7 +12,7 @@ import {
 import type { GrantFlags } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { loadAnswers, needKey, needsOf, ownGrantKeys } from "../asking/mod.ts";
-import type { AgentSettings } from "../settings.ts";
+import { type AgentSettings, harnessSettingsOf } from "../settings.ts";
 
 const log = logger("agent");
 
@@ -133,14 +133,13 @@ export function adapterInput(
   proxied: boolean,
   more: { install?: string; allowed?: readonly string[] } = {},
 ): AdapterInput {
-  const own = (agent as Record<string, unknown>)[agent.harness];
   return {
     agent: {
       id: agent.id,
       name: agent.name,
       harness: agent.harness,
       ports: agent.ports,
-      settings: typeof own === "object" && own !== null ? own as Record<string, unknown> : {},
+      settings: harnessSettingsOf(agent, agent.harness),
     },
     allowed: [...more.allowed ?? []],
     proxied,

@@ -13,7 +13,8 @@ import type { ProxyUpstream } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { harnessHomeOf, harnessPolicy } from "../grants/mod.ts";
 import { sandboxIdentity } from "../sandbox_uid.ts";
-import type { AgentSettings } from "../settings.ts";
+import { type AgentSettings, harnessSettingsOf } from "../settings.ts";
+import { loadAnswers } from "../asking/mod.ts";
 import {
   configuredHash,
   type ConfiguredInputs,
@@ -196,17 +197,18 @@ async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<
  * and whether the harness runs behind Link's proxy (ADP-13), and the install folder.
  */
 async function stepInput(ctx: AgentContext, agent: AgentSettings): Promise<AdapterInput> {
-  const own = (agent as Record<string, unknown>)[agent.harness];
   const policy = await harnessPolicy(ctx, agent);
+  // The risks the person allowed, handed to configure (ADP-13, GRT-21).
+  const { risks } = await loadAnswers(ctx.paths, agent.harness);
   return {
     agent: {
       id: agent.id,
       name: agent.name,
       harness: agent.harness,
       ports: agent.ports,
-      settings: typeof own === "object" && own !== null ? own as Record<string, unknown> : {},
+      settings: harnessSettingsOf(agent, agent.harness),
     },
-    allowed: [],
+    allowed: Object.entries(risks).filter(([, answer]) => answer === "allow").map(([name]) => name),
     proxied: policy.spec.network.mode === "proxy",
     install: ctx.paths.installDir(agent.harness),
   };

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { LinkError, type LinkPaths, TextLineReader } from "../../base/mod.ts";
-import { type AdapterAnswer, AdapterInput, readAnswer } from "../../adapters/mod.ts";
+import { type AdapterAnswer, AdapterInput, readAnswer, writeInput } from "../../adapters/mod.ts";
 import {
   checkUserNamespaces,
   INSIDE_PROXY_PORT,
@@ -185,16 +185,6 @@ async function existing(folders: readonly string[]): Promise<string[]> {
     if (await Deno.stat(folder).then((s) => s.isDirectory, () => false)) found.push(folder);
   }
   return found;
-}
-
-async function writeInput(stdin: WritableStream<Uint8Array>, text: string): Promise<void> {
-  const writer = stdin.getWriter();
-  try {
-    await writer.write(new TextEncoder().encode(text));
-    await writer.close();
-  } catch {
-    // It exited without reading its input: its status says the rest.
-  }
 }
 
 /** Reads stderr to its end, handing each line on; the last line not blank. */

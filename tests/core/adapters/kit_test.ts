@@ -26,7 +26,7 @@ sandboxedTest(
       "run",
       "--allow-env",
       "--allow-read",
-      new URL("./_acp_echo_child.ts", import.meta.url).pathname,
+      new URL("../../fixtures/acp_echo_child.ts", import.meta.url).pathname,
     ].join(" ");
     for (
       const [name, harness, more] of [

@@ -34,7 +34,7 @@ async function homeWithAdapter(
 async function createAgent(home: TempHome, harness: string, modelUrl: string): Promise<void> {
   await runJson(["agent", "create", "a", "--harness", harness, "--model-url", modelUrl], home);
   await Deno.copyFile(
-    new URL("./_acp_echo_child.ts", import.meta.url),
+    new URL("../../fixtures/acp_echo_child.ts", import.meta.url),
     join(home.path, "Link", "Agents", "a", "Home", "echo.ts"),
   );
 }

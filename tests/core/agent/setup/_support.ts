@@ -66,7 +66,7 @@ export async function createAgent(home: TempHome, harness: string, modelUrl: str
     home,
   );
   await Deno.copyFile(
-    new URL("./_acp_echo_child.ts", import.meta.url),
+    new URL("../../../fixtures/acp_echo_child.ts", import.meta.url),
     join(home.path, "Link", "Agents", "a", "Home", "echo.ts"),
   );
   return id;

@@ -89,7 +89,11 @@ Deno.test("a message sent again whose first turn ended in an error gets that fai
   await using harness = await harnessFixture(model);
   await using first = await harness.open();
   await promptAgent(first, { ...ASKED, onText: () => {} }).catch((err) => err);
-  assert.deepEqual((await harness.events("telegram:42")).map((e) => e.event.type), ["message", "turn", "error"]);
+  assert.deepEqual((await harness.events("telegram:42")).map((e) => e.event.type), [
+    "message",
+    "turn",
+    "error",
+  ]);
   // Sent again with the same request, as a runner whose bridge was killed mid-answer does.
   await using again = await harness.open();
   const resent = await promptAgent(again, { ...ASKED, unanswered: "fail", failed: "throw", onText: () => {} })
