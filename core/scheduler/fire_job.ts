@@ -24,6 +24,11 @@ export async function runJob(id: string, ctx: FiringContext): Promise<number | u
     const fired = await fire(left, ctx, "resumed");
     if (!fired) return undefined;
     if (fired.state === "dropped") await ctx.jobs.remove(id);
+    else {
+      const job = await ctx.jobs.get(id);
+      if (job) await afterFiring(job, fired.due, ctx);
+      logFired(fired, ctx);
+    }
   }
   for (;;) {
     const job = await ctx.jobs.get(id);
@@ -68,8 +73,23 @@ export async function runJob(id: string, ctx: FiringContext): Promise<number | u
     if (!fired) return undefined;
     // A job whose agent was removed is dropped whole: nothing of it can fire again.
     if (fired.state === "dropped") await ctx.jobs.remove(id);
-    else await afterFiring(job, next.due, ctx);
+    else {
+      await afterFiring(job, next.due, ctx);
+      logFired(fired, ctx);
+    }
   }
+}
+
+/** Said once a firing is delivered and what it leaves is put away (a one-shot job gone). */
+function logFired(record: FiringRecord, ctx: FiringContext): void {
+  log.info("Job fired", {
+    agent: ctx.agentId,
+    job: record.job.id,
+    due: iso(record.due),
+    to: record.job.to,
+    reply: record.job.reply.to,
+    note: record.note,
+  });
 }
 
 /** After a firing: a one-shot job is done; a cron job keeps its last firing, its next due's base. */
@@ -104,7 +124,6 @@ async function fire(
     log.info(why === "due" ? "Job firing" : "Job firing resumed", { ...fields, state: record.state });
     if (record.state === "taken") record = await askUntilAnswered(record, { ctx, fields });
     record = await deliver(record, ctx, fields);
-    log.info("Job fired", { ...fields, reply: record.job.reply.to, note: record.note });
   } catch (err) {
     if (!(err instanceof Gone)) throw err;
     log.warn("A job's agent was removed: the job is dropped", { ...fields, error: err.message });
