@@ -10,8 +10,8 @@ export const secret: Command = {
   details:
     "wire: the harness holds a placeholder and the proxy, outside the sandbox, puts the key in each\n" +
     "request to the model's provider, over TLS; the key never enters the sandbox (SBX-16). hold: the harness\n" +
-    "gets the key itself. Link Harness, OpenClaw, Hermes and DeepSeek Harness are wired unless set; a\n" +
-    "harness from outside Link holds its key (SBX-17). A running agent takes the change at its next start.",
+    "gets the key itself. The harnesses Link knows are wired unless set; a harness from outside Link\n" +
+    "holds its key (SBX-17). A running agent takes the change at its next start.",
   async run(argv, io) {
     const flags = parseFlags(argv, { string: ["agent"], boolean: ["json"], positionals: 1 }, this.usage);
     const choice = flags.positionals[0];

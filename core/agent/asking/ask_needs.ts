@@ -45,7 +45,7 @@ const OWN = new Set(["link", "mini"]);
  * naming the agents here that run the harness; one yes/no. Answers are kept with the needs in
  * `~/.lnk/harnesses/<harness>.toml`, so only new needs are asked; a deny is an answer too. Without a
  * terminal a start with new needs is refused naming `--yes`, and an optional risk stays off. A
- * built-in adapter's needs are granted as they are (acp's, OpenClaw's) and only its risks asked;
+ * built-in adapter's needs are granted as they are (Link's own: its install folder, acp's program) and only its risks asked;
  * Link's own harnesses ask nothing. A required risk denied refuses.
  */
 export async function askHarnessNeeds(
@@ -57,7 +57,7 @@ export async function askHarnessNeeds(
   const harness = options.harness ?? agent.harness;
   if (OWN.has(harness)) return { allowed: [] };
   const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
-  // A built-in adapter's needs are Link's own (OpenClaw's install folder, acp's program), granted
+  // A built-in adapter's needs are Link's own (a harness's install folder, acp's program), granted
   // at its start; its risks are asked as any harness's (GRT-21, GRT-22).
   const builtIn = "builtIn" in adapter;
   const needs = options.needs ?? await needsOfAdapter(ctx, agent, harness);
