@@ -19,7 +19,7 @@ export const SendCall = z.strictObject({
    * send the way in took already under it is not held again, so a retry after a lost reply never
    * sends the answer twice.
    */
-  id: z.string().regex(/^[A-Za-z0-9:@._+-]{1,200}$/).optional(),
+  id: z.string().regex(/^[A-Za-z0-9:@._+#-]{1,200}$/).optional(),
 });
 export type SendCall = z.infer<typeof SendCall>;
 

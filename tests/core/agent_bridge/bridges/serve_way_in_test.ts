@@ -135,7 +135,9 @@ Deno.test("serveWayIn() holds a send named by an id once, however often it is se
     id: "schedule:j-0123456789abcdefghij@2026-12-03T08:00:00.000Z",
   });
   await sendOnWayIn(rig.socket, callerOf(rig), { connection: "link", thread, text: "Time to stretch." });
-  assert.equal((await takeHeld(dir, thread)).length, 2);
+  // A firing asked again after a failed turn names its attempt (`#2`): held as any other.
+  await sendOnWayIn(rig.socket, callerOf(rig), { ...send, id: `${send.id}#2` });
+  assert.equal((await takeHeld(dir, thread)).length, 3);
   const bad = await failure(sendOnWayIn(rig.socket, callerOf(rig), { ...send, id: "../../etc" }));
   assert.equal(bridgeErrorCode(bad), "invalid");
 });
