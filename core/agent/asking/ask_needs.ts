@@ -9,7 +9,8 @@ import {
 } from "../../adapters/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { listAgents } from "../agents.ts";
-import { type AgentSettings, harnessSettingsOf } from "../settings.ts";
+import type { AgentSettings } from "../settings.ts";
+import { adapterInput } from "../adapter_input.ts";
 import { ownGrantKeys } from "./own_grants.ts";
 import {
   type Answer,
@@ -115,18 +116,8 @@ export async function needsOfAdapter(
   harness: string,
 ): Promise<NeedsAnswer | undefined> {
   const adapter = await findAdapter(harness, { env: ctx.env, builtIns: BUILT_INS });
-  const input = {
-    agent: {
-      id: agent.id,
-      name: agent.name,
-      harness,
-      ports: agent.ports,
-      settings: harnessSettingsOf(agent, harness),
-    },
-    allowed: [],
-    proxied: true,
-    install: ctx.paths.installDir(harness),
-  };
+  // Asked as the start asks it, for the harness named (the one `use` switches to).
+  const input = adapterInput({ ...agent, harness }, true, { install: ctx.paths.installDir(harness) });
   const contract = await askContract(adapter, { env: ctx.env, input });
   if (!answersField(contract, "needs")) return undefined;
   try {

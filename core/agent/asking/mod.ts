@@ -7,6 +7,7 @@
 export { type Asked, askHarnessNeeds, type Asking, needsOfAdapter } from "./ask_needs.ts";
 /** The answers kept in a harness's layer file. */
 export {
+  allowedRisks,
   type Answer,
   type KeptAnswers,
   loadAnswers,

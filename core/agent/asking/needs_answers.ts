@@ -45,6 +45,11 @@ export function sectionOf(flag: string): string {
   } as Record<string, string>)[flag] ?? flag;
 }
 
+/** The risks allowed among the answers, handed to the adapter as `allowed` (ADP-13, GRT-21). */
+export function allowedRisks(kept: KeptAnswers): string[] {
+  return Object.entries(kept.risks).filter(([, answer]) => answer === "allow").map(([name]) => name);
+}
+
 /** Reads the answers kept in `~/.lnk/harnesses/<harness>.toml` (its `[answers]` table); none when absent. */
 export async function loadAnswers(paths: LinkPaths, harness: string): Promise<KeptAnswers> {
   const path = paths.harnessToml(harness);

@@ -1,6 +1,5 @@
 import { isLinkError, LinkError, logger } from "../../base/mod.ts";
 import {
-  type AdapterInput,
   answers,
   askAdapter,
   askContract,
@@ -11,8 +10,9 @@ import {
 } from "../../adapters/mod.ts";
 import type { GrantFlags } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
-import { loadAnswers, needKey, needsOf, ownGrantKeys } from "../asking/mod.ts";
-import { type AgentSettings, harnessSettingsOf } from "../settings.ts";
+import { allowedRisks, loadAnswers, needKey, needsOf, ownGrantKeys } from "../asking/mod.ts";
+import type { AgentSettings } from "../settings.ts";
+import { adapterInput } from "../adapter_input.ts";
 
 const log = logger("agent");
 
@@ -46,7 +46,7 @@ export async function adapterPlanFor(
   // Risks allowed go to the adapter as `allowed` (ADP-13, GRT-21).
   const builtIn = "builtIn" in adapter;
   const kept = await loadAnswers(ctx.paths, agent.harness);
-  const granted = Object.entries(kept?.risks ?? {}).filter(([, a]) => a === "allow").map(([name]) => name);
+  const granted = allowedRisks(kept);
   const ask = {
     env: ctx.env,
     input: adapterInput(agent, options.proxied, {
@@ -122,29 +122,6 @@ export async function adapterHasEndpoint(ctx: AgentContext, agent: AgentSettings
   } catch {
     return false;
   }
-}
-
-/**
- * The adapter's input: the agent without keys or tokens (GRT-15), `proxied` (GRT-23), the risks
- * allowed (ADP-13, GRT-21) and the harness's install folder (docs/adapters.md).
- */
-export function adapterInput(
-  agent: AgentSettings,
-  proxied: boolean,
-  more: { install?: string; allowed?: readonly string[] } = {},
-): AdapterInput {
-  return {
-    agent: {
-      id: agent.id,
-      name: agent.name,
-      harness: agent.harness,
-      ports: agent.ports,
-      settings: harnessSettingsOf(agent, agent.harness),
-    },
-    allowed: [...more.allowed ?? []],
-    proxied,
-    ...(more.install ? { install: more.install } : {}),
-  };
 }
 
 function exited(err: LinkError): boolean {

@@ -4,7 +4,7 @@ import { BUILT_INS, findAdapter } from "../../adapters/mod.ts";
 import { type KitRow, runKit } from "../../adapters/kit/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { readKey } from "../keyring.ts";
-import { adapterInput } from "./adapter_plan.ts";
+import { adapterInput } from "../adapter_input.ts";
 import { type AgentSettings, loadSettings } from "../settings.ts";
 
 /**

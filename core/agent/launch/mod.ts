@@ -47,7 +47,8 @@ export { warmHarnessCode } from "./warm_harness.ts";
 /** Starts an agent: its checks, ports, key, then its bridge, or the shared bridge, or the terminal. */
 export { startAgent, type StartAgentOptions, type StartResult } from "./start_agent.ts";
 /** What a harness Link did not write runs with, as its adapter says. */
-export { adapterHasEndpoint, adapterInput, type AdapterPlan, adapterPlanFor } from "./adapter_plan.ts";
+export { adapterHasEndpoint, type AdapterPlan, adapterPlanFor } from "./adapter_plan.ts";
+export { adapterInput } from "../adapter_input.ts";
 /** The conformance kit against the running agent (`lnk agent harness kit`). */
 export { agentKit } from "./agent_kit.ts";
 /** What a start says of an agent with no model to call. */

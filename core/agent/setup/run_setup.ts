@@ -13,8 +13,9 @@ import type { ProxyUpstream } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
 import { harnessHomeOf, harnessPolicy } from "../grants/mod.ts";
 import { sandboxIdentity } from "../sandbox_uid.ts";
-import { type AgentSettings, harnessSettingsOf } from "../settings.ts";
-import { loadAnswers } from "../asking/mod.ts";
+import type { AgentSettings } from "../settings.ts";
+import { allowedRisks, loadAnswers } from "../asking/mod.ts";
+import { adapterInput } from "../adapter_input.ts";
 import {
   configuredHash,
   type ConfiguredInputs,
@@ -198,18 +199,9 @@ async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<
  */
 async function stepInput(ctx: AgentContext, agent: AgentSettings): Promise<AdapterInput> {
   const policy = await harnessPolicy(ctx, agent);
-  // The risks the person allowed, handed to configure (ADP-13, GRT-21).
-  const { risks } = await loadAnswers(ctx.paths, agent.harness);
-  return {
-    agent: {
-      id: agent.id,
-      name: agent.name,
-      harness: agent.harness,
-      ports: agent.ports,
-      settings: harnessSettingsOf(agent, agent.harness),
-    },
-    allowed: Object.entries(risks).filter(([, answer]) => answer === "allow").map(([name]) => name),
-    proxied: policy.spec.network.mode === "proxy",
+  return adapterInput(agent, policy.spec.network.mode === "proxy", {
     install: ctx.paths.installDir(agent.harness),
-  };
+    // The risks the person allowed, handed to configure (ADP-13, GRT-21).
+    allowed: allowedRisks(await loadAnswers(ctx.paths, agent.harness)),
+  });
 }
