@@ -9,7 +9,8 @@ export const remove: Command = {
   examples: ["lnk agent remove work", "lnk agent remove work --yes", "lnk agent remove old --files delete"],
   details: "Asks in a terminal. Without one, --yes removes the agent and keeps its files (CLI-7).\n" +
     "Kept files are put aside for keep_moved (30 days); `lnk agent restore <name>` brings the agent back.\n" +
-    "A Home you picked with --files stays where it is.",
+    "A Home you picked with --files stays where it is. The agent is taken off its teams, and its running\n" +
+    "teammates are started again; a restored agent is on no team.",
   async run(argv, io) {
     const flags = parseFlags(argv, {
       string: ["files"],
@@ -55,10 +56,15 @@ export const remove: Command = {
         return;
       }
     }
-    const result = await removeAgent(ctx, agent, { files });
+    const removed = await removeAgent(ctx, agent, { files });
+    // Off its teams once it is gone, so a teammate's next start names it nowhere (TEAM-9).
+    const { takeOffTeams } = await import("../../core/agent/membership/mod.ts");
+    const result = { ...removed, ...await takeOffTeams(ctx, agent) };
     if (flags.bool("json")) return io.print(result);
     io.print([
       `Removed agent "${result.name}" (${result.id})`,
+      ...(result.teams.length > 0 ? [`  taken off team(s): ${result.teams.join(", ")}`] : []),
+      ...(result.restarted.length > 0 ? [`  teammates started again: ${result.restarted.join(", ")}`] : []),
       ...(result.keptAt ? [`  its files are kept in ${result.keptAt} until ${result.keptUntil}`] : []),
       ...(result.homeLeft ? [`  its Home stays where it is: ${result.homeLeft}`] : []),
     ].join("\n"));

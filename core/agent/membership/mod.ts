@@ -4,4 +4,11 @@
  * core/agent/mod.ts, since it starts agents again.
  * @module
  */
-export { addToTeam, createTeamFor, removeFromTeam, type TeamChanged, type TeamGrant } from "./team_change.ts";
+export {
+  addToTeam,
+  createTeamFor,
+  removeFromTeam,
+  takeOffTeams,
+  type TeamChanged,
+  type TeamGrant,
+} from "./team_change.ts";

@@ -6,6 +6,7 @@ import {
   checkTeamName,
   createTeam,
   readTeam,
+  readTeams,
   type Team,
   type TeamMember,
 } from "../../teams/mod.ts";
@@ -115,6 +116,29 @@ export async function removeFromTeam(
   const file = await writeTeamGrant(ctx, agent, team, undefined);
   const restarted = await restartMembers(ctx, before.member.map((m) => m.id));
   return { team: after, file, restarted };
+}
+
+/**
+ * Takes a removed agent off every team it is on (`lnk agent remove`), so a teammate's send list
+ * and door no longer name it, and a restored agent comes back on none. Its sandbox file, put aside
+ * with its folders, keeps its `[teams.<team>]`, which gives nothing off the team (TEAM-13). Its
+ * running teammates are restarted, as their send list is fixed for a start (TEAM-9).
+ */
+export async function takeOffTeams(
+  ctx: AgentContext,
+  agent: Pick<AgentSettings, "id">,
+): Promise<{ teams: string[]; restarted: string[] }> {
+  const teams: string[] = [];
+  const teammates = new Set<string>();
+  for (const team of await readTeams(ctx.paths)) {
+    if (!team.member.some((m) => m.id === agent.id)) continue;
+    const after = await changeTeam(ctx.paths, team.name, (now) => ({
+      member: now.member.filter((m) => m.id !== agent.id),
+    }));
+    for (const m of after.member) teammates.add(m.id);
+    teams.push(team.name);
+  }
+  return { teams: teams.sort(), restarted: await restartMembers(ctx, [...teammates]) };
 }
 
 async function mustReadTeam(ctx: AgentContext, team: string): Promise<Team> {

@@ -136,3 +136,39 @@ Deno.test("lnk agent team add and remove restart the running members, and leave 
   assert.deepEqual([await state("main"), await state("work")], ["running", "stopped"]);
   await runJson(["agent", "stop", "--agent", "main"], home);
 });
+
+Deno.test("lnk agent remove takes the agent off every team it is on and starts its running teammates again; restored, it is on none (TEAM-9)", async () => {
+  await using home = await tempHome();
+  await runJson(["agent", "create", "main", "--harness", "mini"], home);
+  await runJson(["agent", "create", "work", "--harness", "mini"], home);
+  await runJson(["agent", "create", "solo", "--harness", "mini"], home);
+  for (const team of ["ops", "lab"]) await runJson(["agent", "team", "create", team], home);
+  await runJson(["agent", "team", "add", "lab", "main", "--purpose", "Plans"], home);
+  await runJson(["agent", "team", "add", "lab", "work", "--purpose", "Does"], home);
+  await runJson(["agent", "team", "add", "ops", "work", "--purpose", "Watches"], home);
+  await runJson(["agent", "start", "--agent", "main"], home);
+  const members = async (team: string) =>
+    (await runJson<{ members: { name: string }[] }>(["agent", "team", "show", team], home)).members.map((m) =>
+      m.name
+    );
+
+  const removed = await runJson<{ teams: string[]; restarted: string[] }>(
+    ["agent", "remove", "work", "--yes"],
+    home,
+  );
+  assert.deepEqual(removed.teams, ["lab", "ops"]);
+  assert.deepEqual(removed.restarted, ["main"], "the teammate that runs starts with the team as it is now");
+  assert.deepEqual(await members("lab"), ["main"]);
+  assert.deepEqual(await members("ops"), []);
+  const said = await runCli(["agent", "remove", "solo", "--yes"], home);
+  assert.equal(said.code, 0);
+  assert.doesNotMatch(said.stdout, /team/, "an agent on no team is said to be taken off none");
+
+  await runJson(["agent", "restore", "work"], home);
+  assert.deepEqual(await members("lab"), ["main"], "a restored agent comes back on no team");
+  assert.equal(
+    (await runJson<{ state: string }>(["agent", "status", "--agent", "main"], home)).state,
+    "running",
+  );
+  await runJson(["agent", "stop", "--agent", "main"], home);
+});
