@@ -113,11 +113,17 @@ const app = acp.agent({ name: "hermes-standin" })
   .onRequest(acp.methods.agent.session.new, () => ({ sessionId: crypto.randomUUID() }))
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
     const text = params.prompt.map((block) => (block.type === "text" ? block.text : "")).join("");
-    await ask(text, (piece) =>
-      client.notify(acp.methods.client.session.update, {
-        sessionId: params.sessionId,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: piece } },
-      }), signal);
+    try {
+      await ask(text, (piece) =>
+        client.notify(acp.methods.client.session.update, {
+          sessionId: params.sessionId,
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: piece } },
+        }), signal);
+    } catch (err) {
+      // As Hermes logs a failed turn on stderr: the agent's log.
+      Deno.stderr.writeSync(new TextEncoder().encode(`hermes stand-in: the turn failed: ${err}\n`));
+      throw err;
+    }
     return { stopReason: "end_turn" };
   });
 

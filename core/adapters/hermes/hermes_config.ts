@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { atomicWrite, LinkError, readTextIfExists } from "../../base/mod.ts";
+import { atomicWrite, LinkError, readTextIfExists, type Secret } from "../../base/mod.ts";
 import { installedVersion } from "./hermes_install.ts";
 import { mergeEnv, mergeYamlSections, yamlSection } from "./hermes_files.ts";
 
@@ -15,6 +15,11 @@ export interface HermesSetup {
   readonly model: { readonly baseUrl: string; readonly model: string };
   /** The risks the person allowed (ADP-13). */
   readonly allowed: readonly string[];
+  /**
+   * The model key the hub hands Hermes: Link's placeholder when the proxy adds the key (SBX-17),
+   * the key itself when the person has the harness hold it. Link's placeholder when not given.
+   */
+  readonly key?: Secret;
 }
 
 /** Hermes's folder in the harness home: HERMES_HOME. */
@@ -25,8 +30,12 @@ export const ENV_FILE = ".hermes/.env";
 /** The adapter's own hash of what it wrote, beside Link's `.lnk/configured` (which covers the setup step). */
 export const CONFIGURED_FILE = ".lnk/hermes-configured";
 
-/** The key the proxy replaces with the real one (SBX-17): Hermes never holds it. */
-export const PLACEHOLDER_KEY = "lnk-proxy-adds-the-key";
+/**
+ * What the proxy replaces with the real key (SBX-16, SBX-17): Link's placeholder, as the hub hands
+ * it to every harness whose key is wired (core/agent/grants' MODEL_KEY_PLACEHOLDER, a layer the
+ * adapters cannot import; a test holds the two equal).
+ */
+export const PLACEHOLDER_KEY = "link-placeholder";
 /** Where Hermes's API server would listen: the loopback alone. */
 const API_HOST = "127.0.0.1";
 
@@ -35,8 +44,9 @@ const API_HOST = "127.0.0.1";
  * sections Link owns (`model`: the agent's model as an OpenAI-compatible `custom` provider at the
  * URL Link hands it; `platforms`: its API server on the agent's port on the loopback, off, as Link
  * carries every connection and Hermes answers through `hermes acp`), the rest of the file as the
- * harness left it; in its .env the placeholder key the proxy replaces and the same settings as
- * Hermes's variables, the other lines kept. When `.lnk/hermes-configured` holds the hash of all it
+ * harness left it; in its .env the key the hub hands (the placeholder the proxy replaces, unless
+ * the person has the harness hold its key) and the same settings as Hermes's variables, the other
+ * lines kept. When `.lnk/hermes-configured` holds the hash of all it
  * covers (these settings, the risks allowed, both releases, the adapter itself, both files as
  * written) it writes nothing; an edited config or a missing .env no longer matches, so they are
  * written again. No risk of Hermes's changes its config: the allowed list is in the hash alone.
@@ -89,7 +99,7 @@ export function ownedSettings(setup: HermesSetup): {
       platforms: { api_server: { enabled: false, extra: { host: API_HOST, port: setup.port } } },
     },
     env: {
-      OPENAI_API_KEY: PLACEHOLDER_KEY,
+      OPENAI_API_KEY: setup.key?.reveal() ?? PLACEHOLDER_KEY,
       OPENAI_BASE_URL: setup.model.baseUrl,
       API_SERVER_ENABLED: "false",
       API_SERVER_HOST: API_HOST,

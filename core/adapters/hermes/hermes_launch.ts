@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { LinkError, logger } from "../../base/mod.ts";
+import { LinkError, logger, Secret } from "../../base/mod.ts";
 import { configureHermes, HERMES_DIR } from "./hermes_config.ts";
 import { installBin, installPath } from "./hermes_install.ts";
 
@@ -26,8 +26,8 @@ const KEPT = [
  * steps of its own adapters at start, it configures Hermes first from the model the hub hands it
  * (idempotent: nothing is written while the hash matches), then runs `hermes acp` from the install
  * folder on this process's stdio with HERMES_HOME the harness home's `.hermes`, so Hermes reads the
- * model, its placeholder key and its port from the files configure wrote and from nothing else:
- * the hub's model variables are not passed on.
+ * model, the key the hub handed (Link's placeholder, unless the harness holds its key) and its port
+ * from the files configure wrote and from nothing else: the hub's model variables are not passed on.
  */
 export async function runHermesLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
   const launch = parseArgs(args);
@@ -35,6 +35,8 @@ export async function runHermesLaunchRole(args: string[], signal: AbortSignal): 
   if (!home) throw new LinkError("CONFIG_INVALID", "lnk harness launch hermes needs HOME, the harness home");
   const baseUrl = Deno.env.get("OPENAI_BASE_URL");
   const model = Deno.env.get("OPENAI_MODEL");
+  // The key the hub hands: Link's placeholder when the proxy adds it (SBX-17).
+  const key = Deno.env.get("OPENAI_API_KEY");
   if (!baseUrl || !model) {
     throw new LinkError("CONFIG_INVALID", "Hermes has no model: the hub handed it no OPENAI_BASE_URL", {
       hint:
@@ -47,6 +49,7 @@ export async function runHermesLaunchRole(args: string[], signal: AbortSignal): 
     port: launch.port,
     model: { baseUrl, model },
     allowed: launch.allowed,
+    key: key ? new Secret(key) : undefined,
   });
   if (configured.changed) log.info("Configured Hermes", { wrote: configured.wrote });
   const env: Record<string, string> = {

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { askAdapter, askContract, BUILT_INS } from "../../../../core/adapters/mod.ts";
-import { installedVersion } from "../../../../core/adapters/hermes/mod.ts";
+import { installedVersion, PLACEHOLDER_KEY } from "../../../../core/adapters/hermes/mod.ts";
+import { MODEL_KEY_PLACEHOLDER } from "../../../../core/agent/grants/mod.ts";
 import { tempHome } from "../../../support/mod.ts";
 import { envOf, standInInstall } from "./_support.ts";
 
@@ -94,7 +95,7 @@ Deno.test("configure writes HERMES_HOME's config.yaml and .env for the model and
     await Deno.readTextFile(dotEnv),
     [
       "EXA_API_KEY=mine",
-      "OPENAI_API_KEY=lnk-proxy-adds-the-key",
+      "OPENAI_API_KEY=link-placeholder",
       "OPENAI_BASE_URL=http://127.0.0.1:3128/v1",
       "API_SERVER_ENABLED=false",
       "API_SERVER_HOST=127.0.0.1",
@@ -119,7 +120,7 @@ Deno.test("configure writes HERMES_HOME's config.yaml and .env for the model and
   await Deno.remove(dotEnv);
   const moved = await askAdapter(adapter, "configure", ask);
   assert.deepEqual(moved?.wrote, [".hermes/.env", ".lnk/hermes-configured"]);
-  assert.match(await Deno.readTextFile(dotEnv), /^OPENAI_API_KEY=lnk-proxy-adds-the-key$/m);
+  assert.match(await Deno.readTextFile(dotEnv), /^OPENAI_API_KEY=link-placeholder$/m);
 
   // Another port, or other risks allowed, is configured again (ADP-1, ADP-13).
   const other = {
@@ -174,4 +175,8 @@ Deno.test("health says whether Hermes is installed and configured for the agent,
   await askAdapter(adapter, "configure", { env: envOf(harnessHome), input: { ...ask.input, model: MODEL } });
   assert.equal((await askAdapter(adapter, "health", ask))?.ok, true);
   assert.equal(await installedVersion(install), "0.21.3");
+});
+
+Deno.test("the key configure writes unless handed one is Link's placeholder, the one the proxy replaces (SBX-17)", () => {
+  assert.equal(PLACEHOLDER_KEY, MODEL_KEY_PLACEHOLDER);
 });
