@@ -180,3 +180,62 @@ Deno.test("health says whether Hermes is installed and configured for the agent,
 Deno.test("the key configure writes unless handed one is Link's placeholder, the one the proxy replaces (SBX-17)", () => {
   assert.equal(PLACEHOLDER_KEY, MODEL_KEY_PLACEHOLDER);
 });
+
+/** Why pip cannot make a venv here, or undefined when it can. */
+const NO_VENV: string | undefined = await new Deno.Command("python3", {
+  args: ["-m", "venv", "--help"],
+  stdout: "null",
+  stderr: "null",
+}).output().then(
+  (out) => (out.success ? undefined : "python3 has no venv module"),
+  () => "python3 is missing",
+);
+if (NO_VENV) {
+  // deno-lint-ignore no-console -- the reason an ignored test did not run must be seen.
+  console.log(`Hermes's install test ignored: ${NO_VENV}`);
+}
+
+Deno.test({
+  name:
+    "install from an index that refuses fails naming pip and the index, leaving nothing installed (a loopback fake index in pip's config)",
+  ignore: NO_VENV !== undefined,
+  async fn() {
+    await using home = await tempHome();
+    const asked: string[] = [];
+    const controller = new AbortController();
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen() {} },
+      (req) => {
+        asked.push(new URL(req.url).pathname);
+        return new Response("refused", { status: 403 });
+      },
+    );
+    try {
+      const index = `http://127.0.0.1:${server.addr.port}/simple/`;
+      await Deno.mkdir(join(home.path, ".config", "pip"), { recursive: true });
+      await Deno.writeTextFile(
+        join(home.path, ".config", "pip", "pip.conf"),
+        `[global]\nindex-url = ${index}\nretries = 0\nno-cache-dir = true\n`,
+      );
+      const env = envOf(home.path);
+      assert.deepEqual(await askAdapter(adapter, "internet-hosts", { env }), { hosts: ["127.0.0.1"] });
+      const install = join(home.path, ".lnk", "installs", "hermes");
+      await assert.rejects(
+        askAdapter(adapter, "install", { env, input: { install } }),
+        (err: Error & { code?: string; hint?: string }) => {
+          assert.equal(err.code, "SERVICE_FAILED");
+          assert.match(err.message, /^pip could not install hermes-agent\[acp\]==0\.21\.3: /);
+          assert.ok(err.message.includes(index), err.message);
+          assert.match(err.hint ?? "", /pip config list/);
+          return true;
+        },
+      );
+      assert.ok(asked.some((path) => path.startsWith("/simple/")), `pip asked ${asked}`);
+      assert.equal(await installedVersion(install), undefined);
+      await assert.rejects(Deno.stat(join(install, "venv")), Deno.errors.NotFound);
+    } finally {
+      controller.abort();
+      await server.finished;
+    }
+  },
+});
