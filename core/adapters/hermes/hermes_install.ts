@@ -108,13 +108,19 @@ export async function installHermes(
   const venv = venvOf(install);
   await Deno.remove(venv, { recursive: true }).catch(() => {});
   try {
-    await run(env, PYTHON, ["-m", "venv", venv], "make a venv for Hermes");
-    await run(
-      env,
+    await run(env, [PYTHON, "-m", "venv", venv], { who: PYTHON, what: "make a venv for Hermes" });
+    await run(env, [
       join(installBin(install), "python"),
-      ["-m", "pip", "install", "--no-input", "--quiet", HERMES_REQUIREMENT],
-      `install ${HERMES_REQUIREMENT}`,
-    );
+      "-m",
+      "pip",
+      "install",
+      "--no-input",
+      "--quiet",
+      HERMES_REQUIREMENT,
+    ], {
+      who: "pip",
+      what: `install ${HERMES_REQUIREMENT}`,
+    });
     const version = await installedVersion(install);
     if (!version) {
       throw new LinkError("SERVICE_FAILED", `pip installed no Hermes ${HERMES_RELEASE} in ${install}`, {
@@ -135,8 +141,13 @@ export async function installHermes(
   }
 }
 
-async function run(env: Env, program: string, args: string[], what: string): Promise<void> {
-  const out = await new Deno.Command(program, {
+/** Runs Python or pip for the install; SERVICE_FAILED naming `who` and its last error line when it fails. */
+async function run(
+  env: Env,
+  [program, ...args]: string[],
+  { who, what }: { who: string; what: string },
+): Promise<void> {
+  const out = await new Deno.Command(program!, {
     args,
     env: runEnv(env),
     clearEnv: true,
@@ -151,10 +162,11 @@ async function run(env: Env, program: string, args: string[], what: string): Pro
   });
   if (out.success) return;
   const lines = new TextDecoder().decode(out.stderr).split("\n").map((l) => l.trim()).filter(Boolean);
-  const said = lines.findLast((l) => l.startsWith("ERROR:")) ?? lines.at(-1) ?? `exit ${out.code}`;
-  throw new LinkError("SERVICE_FAILED", `pip could not ${what}: ${said}`, {
-    hint:
-      "Check that your pip reaches its index (`python3 -m pip config list` names it), then start the agent again",
+  const last = lines.findLast((l) => l.startsWith("ERROR:")) ?? lines.at(-1) ?? `exit ${out.code}`;
+  throw new LinkError("SERVICE_FAILED", `${who} could not ${what}: ${last}`, {
+    hint: who === "pip"
+      ? "Check that your pip reaches its index (`python3 -m pip config list` names it), then start the agent again"
+      : "Check that `python3 -m venv` works for you (some systems need the python3-venv package), then start the agent again",
     cause: { exit: out.code },
   });
 }

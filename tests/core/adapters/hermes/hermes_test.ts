@@ -27,7 +27,7 @@ interface KitAnswer {
 }
 
 sandboxedTest(
-  "an agent on Hermes (a stand-in for hermes) starts in its sandbox behind its proxy, answers chat send through `hermes acp` with the model configure wrote, and passes the kit (ADP-16, SBX-17)",
+  "an agent on Hermes (a stand-in for hermes) starts in its sandbox behind its proxy, answers chat send through `hermes acp` with the model configure wrote, passes the kit, and has a config it edited rewritten at the next start (ADP-2, ADP-16, SBX-17)",
   async () => {
     await using model = await serveFakeModel({ defaultText: "Hello from Hermes." });
     await using home = await tempHome();
@@ -73,6 +73,18 @@ sandboxedTest(
         "tools narrowing": "skipped",
       }, ran.stdout);
       assert.equal(ran.code, 0);
+
+      // A config Hermes or the person edited is rewritten from Link's settings at the next start.
+      await runJson(["agent", "stop", "--agent", "h"], home);
+      const edited = config.replace('default: "fake-model"', 'default: "gpt-elsewhere"');
+      assert.notEqual(edited, config);
+      await Deno.writeTextFile(join(hermesHome, "config.yaml"), edited);
+      await runJson(["agent", "start", "--agent", "h"], home);
+      const again = await runCli(["agent", "chat", "send", "--agent", "h", "again"], home);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.stdout.trim(), "Hello from Hermes.");
+      assert.equal((model.requests.at(-1)!.body as { model: string }).model, "fake-model");
+      assert.equal(await Deno.readTextFile(join(hermesHome, "config.yaml")), config);
     } finally {
       await runJson(["agent", "stop", "--agent", "h"], home);
     }
