@@ -29,30 +29,37 @@ function yamlLines(value: Record<string, unknown>, depth: number): string[] {
 
 /**
  * The config with Link's sections in it: each section of the text whose key Link owns is replaced
- * by Link's (where it was), the ones missing are added at the end, the rest is left as it was.
+ * by Link's (where it was: its key line and the indented lines under it), the ones missing are added
+ * at the end, and every other line, comments and blank lines among them, is left as it was.
  */
 export function mergeYamlSections(text: string, sections: readonly string[]): string {
-  const owned = new Map(sections.map((s) => [TOP_KEY.exec(s)![1]!, s]));
+  const owned = new Map(sections.map((s) => [TOP_KEY.exec(s)![1]!, s.replace(/\n$/, "")]));
   const out: string[] = [];
   const placed = new Set<string>();
-  let skipping = false;
+  let inOwned = false;
+  // Blank lines after an owned section's lines: dropped if more of it follows, kept if not.
+  let blanks: string[] = [];
   for (const line of text.split("\n")) {
     const key = TOP_KEY.exec(line)?.[1];
-    if (key !== undefined) {
-      skipping = owned.has(key);
-      if (skipping && !placed.has(key)) {
-        out.push(owned.get(key)!.replace(/\n$/, ""));
-        placed.add(key);
-      }
-    } else if (skipping && (line === "" || /^[\s#]/.test(line))) {
+    if (inOwned && key === undefined && line.trim() === "") {
+      blanks.push(line);
       continue;
-    } else {
-      skipping = false;
     }
-    if (!skipping) out.push(line);
+    if (inOwned && key === undefined && /^\s/.test(line)) {
+      blanks = [];
+      continue;
+    }
+    out.push(...blanks);
+    blanks = [];
+    inOwned = key !== undefined && owned.has(key);
+    if (!inOwned) out.push(line);
+    else if (!placed.has(key!)) {
+      out.push(owned.get(key!)!);
+      placed.add(key!);
+    }
   }
   while (out.length > 0 && out.at(-1) === "") out.pop();
-  for (const [key, section] of owned) if (!placed.has(key)) out.push(section.replace(/\n$/, ""));
+  for (const [key, section] of owned) if (!placed.has(key)) out.push(section);
   return `${out.join("\n")}\n`;
 }
 
