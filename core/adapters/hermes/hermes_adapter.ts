@@ -98,7 +98,13 @@ export const hermesAdapter: BuiltInAdapter = {
 async function health(input: AdapterInput, env: Env): Promise<{ ok: boolean; detail: string }> {
   const install = installOf(input, env);
   const version = await installedVersion(install);
-  if (!version) return { ok: false, detail: `Hermes ${HERMES_RELEASE} is not installed in ${install}` };
+  if (!version) {
+    return {
+      ok: false,
+      detail:
+        `Hermes ${HERMES_RELEASE} is not installed in ${install}: \`lnk harness adapter hermes install --json\` installs it`,
+    };
+  }
   if (!input.agent) return { ok: true, detail: `Hermes ${version} is installed` };
   const home = harnessHome(input.agent.id, env);
   const config = await readTextIfExists(join(home, CONFIG_FILE));

@@ -46,16 +46,15 @@ const API_HOST = "127.0.0.1";
  * carries every connection and Hermes answers through `hermes acp`), the rest of the file as the
  * harness left it; in its .env the key the hub hands (the placeholder the proxy replaces, unless
  * the person has the harness hold its key) and the same settings as Hermes's variables, the other
- * lines kept. When `.lnk/hermes-configured` holds the hash of all it
- * covers (these settings, the risks allowed, both releases, the adapter itself, both files as
- * written) it writes nothing; an edited config or a missing .env no longer matches, so they are
+ * lines kept. When `.lnk/hermes-configured` holds the hash of all it covers (these settings, the
+ * risks allowed, both releases, the adapter itself, both files as written) it writes nothing; an edited config or a missing .env no longer matches, so they are
  * written again. No risk of Hermes's changes its config: the allowed list is in the hash alone.
  */
 export async function configureHermes(setup: HermesSetup): Promise<{ changed: boolean; wrote: string[] }> {
   const version = await installedVersion(setup.install);
   if (!version) {
     throw new LinkError("HARNESS_MISSING", `Hermes is not installed in ${setup.install}`, {
-      hint: "Start the agent again: Link installs Hermes before it configures it",
+      hint: "Install it with `lnk harness adapter hermes install --json`, then start the agent again",
     });
   }
   const at = (file: string) => join(setup.home, file);

@@ -6,6 +6,9 @@ import type { Env } from "../ask_adapter.ts";
 export const HERMES_RELEASE = "0.21.3";
 export const HERMES_REQUIREMENT = `hermes-agent[acp]==${HERMES_RELEASE}`;
 
+/** How a person installs Hermes themselves, as Link's setup step would. */
+const INSTALL_COMMAND = "`lnk harness adapter hermes install --json`";
+
 /** The Python the venv is made with: the person's own, found on their PATH. */
 const PYTHON = "python3";
 
@@ -124,7 +127,7 @@ export async function installHermes(
     const version = await installedVersion(install);
     if (!version) {
       throw new LinkError("SERVICE_FAILED", `pip installed no Hermes ${HERMES_RELEASE} in ${install}`, {
-        hint: "Start the agent again: Link installs Hermes afresh",
+        hint: `Run ${INSTALL_COMMAND} again: it installs Hermes afresh`,
       });
     }
     return { version, changed: true };
@@ -156,7 +159,7 @@ async function run(
     stderr: "piped",
   }).output().catch((err) => {
     throw new LinkError("HARNESS_MISSING", `Cannot run ${program} to ${what}`, {
-      hint: "Install Python 3 with its venv module and pip, then start the agent again",
+      hint: `Install Python 3 with its venv module and pip, then run ${INSTALL_COMMAND}`,
       cause: err,
     });
   });
@@ -165,8 +168,8 @@ async function run(
   const last = lines.findLast((l) => l.startsWith("ERROR:")) ?? lines.at(-1) ?? `exit ${out.code}`;
   throw new LinkError("SERVICE_FAILED", `${who} could not ${what}: ${last}`, {
     hint: who === "pip"
-      ? "Check that your pip reaches its index (`python3 -m pip config list` names it), then start the agent again"
-      : "Check that `python3 -m venv` works for you (some systems need the python3-venv package), then start the agent again",
+      ? `Check that your pip reaches its index (\`python3 -m pip config list\` names it), then run ${INSTALL_COMMAND}`
+      : `Check that \`python3 -m venv\` works (some systems need their python3-venv package), then run ${INSTALL_COMMAND}`,
     cause: { exit: out.code },
   });
 }

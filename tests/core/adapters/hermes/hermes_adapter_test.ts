@@ -143,7 +143,7 @@ Deno.test("configure without Hermes installed, or without a model, is refused wi
       input: { agent: AGENT, install: join(home.path, "none"), model: MODEL },
     }),
     (err: Error & { code?: string; hint?: string }) =>
-      err.code === "HARNESS_MISSING" && /Start the agent again/.test(err.hint ?? ""),
+      err.code === "HARNESS_MISSING" && /lnk harness adapter hermes install/.test(err.hint ?? ""),
   );
   const install = await standInInstall(join(home.path, "install"));
   await assert.rejects(
