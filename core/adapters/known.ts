@@ -60,7 +60,15 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     foreign: true,
     title: "OpenClaw",
   },
-  hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },
+  /** Hermes, its `hermes acp` under the hub, its API server's port kept for main (core/adapters/hermes/). */
+  hermes: {
+    defaultPort: 8642,
+    endpoint: true,
+    takesPort: true,
+    builtIn: true,
+    foreign: true,
+    title: "Hermes",
+  },
   deepseek: {
     defaultPort: 18810,
     endpoint: true,

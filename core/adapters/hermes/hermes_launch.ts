@@ -1,0 +1,112 @@
+import { join } from "node:path";
+import { LinkError, logger, Secret } from "../../base/mod.ts";
+import { configureHermes, HERMES_DIR } from "./hermes_config.ts";
+import { installBin, installPath } from "./hermes_install.ts";
+
+const log = logger("hermes");
+
+/** How long `hermes acp` is given to end once asked to stop. */
+const STOP_MS = 10_000;
+
+/** The variables of the sandbox `hermes acp` keeps, besides HOME, HERMES_HOME and PATH. */
+const KEPT = [
+  "TMPDIR",
+  "LANG",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+];
+
+/**
+ * `lnk harness launch hermes --install <folder> --port <n> [--allow <risk>]...`: Hermes's endpoint
+ * inside the agent's sandbox, run by the hub as its stdio ACP command. Until Link runs the setup
+ * steps of its own adapters at start, it configures Hermes first from the model the hub hands it
+ * (idempotent: nothing is written while the hash matches), then runs `hermes acp` from the install
+ * folder on this process's stdio with HERMES_HOME the harness home's `.hermes`, so Hermes reads the
+ * model, the key the hub handed (Link's placeholder, unless the harness holds its key) and its port
+ * from the files configure wrote and from nothing else: the hub's model variables are not passed on.
+ */
+export async function runHermesLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
+  const launch = parseArgs(args);
+  const home = Deno.env.get("HOME");
+  if (!home) throw new LinkError("CONFIG_INVALID", "lnk harness launch hermes needs HOME, the harness home");
+  const baseUrl = Deno.env.get("OPENAI_BASE_URL");
+  const model = Deno.env.get("OPENAI_MODEL");
+  // The key the hub hands: Link's placeholder when the proxy adds it (SBX-17).
+  const key = Deno.env.get("OPENAI_API_KEY");
+  if (!baseUrl || !model) {
+    throw new LinkError("CONFIG_INVALID", "Hermes has no model: the hub handed it no OPENAI_BASE_URL", {
+      hint:
+        "Give the agent a model: `lnk agent create <name> --harness hermes --model-url <url> --model <m>`",
+    });
+  }
+  const configured = await configureHermes({
+    install: launch.install,
+    home,
+    port: launch.port,
+    model: { baseUrl, model },
+    allowed: launch.allowed,
+    key: key ? new Secret(key) : undefined,
+  });
+  if (configured.changed) log.info("Configured Hermes", { wrote: configured.wrote });
+  const env: Record<string, string> = {
+    HOME: home,
+    HERMES_HOME: join(home, HERMES_DIR),
+    PATH: installPath(launch.install),
+  };
+  for (const name of KEPT) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const acp = new Deno.Command(join(installBin(launch.install), "hermes"), {
+    args: ["acp"],
+    cwd: home,
+    env,
+    clearEnv: true,
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const kill = (how: Deno.Signal) => {
+    try {
+      acp.kill(how);
+    } catch { /* it ended */ }
+  };
+  const stop = () => {
+    kill("SIGTERM");
+    timer = setTimeout(() => kill("SIGKILL"), STOP_MS);
+  };
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    return (await acp.status).code;
+  } finally {
+    signal.removeEventListener("abort", stop);
+    clearTimeout(timer);
+  }
+}
+
+function parseArgs(args: string[]): { install: string; port: number; allowed: string[] } {
+  let install: string | undefined;
+  let port: number | undefined;
+  const allowed: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i + 1];
+    if (args[i] === "--install" && value) install = args[++i];
+    else if (args[i] === "--port" && value) port = Number(args[++i]);
+    else if (args[i] === "--allow" && value) allowed.push(args[++i]!);
+  }
+  if (!install?.startsWith("/") || !port || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new LinkError(
+      "USAGE",
+      "lnk harness launch hermes needs --install <absolute folder> and --port <port>",
+      {
+        hint: "It is Hermes's endpoint, started by the hub from its adapter's `endpoint` answer",
+      },
+    );
+  }
+  return { install, port, allowed };
+}
