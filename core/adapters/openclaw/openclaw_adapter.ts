@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
-import { configureOpenClaw, LIVE_FILE } from "./openclaw_config.ts";
+import { configureOpenClaw, LIVE_FILE, NO_KEY } from "./openclaw_config.ts";
 import { installedVersion, installOpenClaw, installPath, npmRegistryHost } from "./openclaw_install.ts";
 import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
 
@@ -53,6 +53,7 @@ export const openclawAdapter: BuiltInAdapter = {
           home: homeFrom(env),
           port: agent.ports.endpoint,
           model,
+          key: env.get("OPENAI_API_KEY") ?? NO_KEY,
           allowed: input.allowed ?? [],
         });
       }

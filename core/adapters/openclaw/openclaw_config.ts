@@ -12,8 +12,14 @@ export interface OpenClawSetup {
   readonly home: string;
   /** The gateway's port: the agent's endpoint port (main keeps 18789, PRT-1). */
   readonly port: number;
-  /** The agent's model, OpenAI-compatible, as the sandbox reaches it (Link's proxy): never a key. */
+  /** The agent's model, OpenAI-compatible, as the sandbox reaches it (Link's proxy). */
   readonly model: { readonly baseUrl: string; readonly model: string };
+  /**
+   * The model's key as the hub hands it (OPENAI_API_KEY): Link's placeholder, which the proxy
+   * replaces with the real key on its way to the provider (SBX-16, SBX-17), or the key itself for
+   * an agent set to hold it (`lnk agent secret hold`); "none" for a model with no key.
+   */
+  readonly key: string;
   /** The risks the person allowed (ADP-13): the managed browser among them. */
   readonly allowed: readonly string[];
 }
@@ -28,8 +34,8 @@ export const LIVE_FILE = ".lnk/gateway_live.json";
 /** The release `doctor --fix` last succeeded for (ADP-3). */
 export const DOCTOR_FILE = ".lnk/doctor";
 
-/** The key the proxy replaces with the real one (SBX-17): OpenClaw never holds it. */
-export const PLACEHOLDER_KEY = "lnk-proxy-adds-the-key";
+/** The key written when none is handed: a model that takes none (a local one) is sent this. */
+export const NO_KEY = "none";
 /** The provider Link's model is named as in OpenClaw's config. */
 const PROVIDER = "lnk";
 
@@ -39,7 +45,8 @@ const DOCTOR_TIMEOUT_MS = 120_000;
 /**
  * Configures OpenClaw in the harness home (ADP-1, ADP-2, ADP-3, ADP-13): its config's keys Link
  * owns (the gateway on the agent's port, local, on the loopback, with its token; the agent's model
- * as an OpenAI-compatible provider whose key is a placeholder the proxy replaces; the managed
+ * as an OpenAI-compatible provider with the key the hub hands, a placeholder the proxy replaces unless
+ * the agent holds its key; the managed
  * browser on only when allowed; no update checks), merged into whatever else the config holds.
  * When `.lnk/openclaw-configured` holds the hash of all it covers (these settings, both releases, the
  * adapter itself, the config as written) it writes nothing; a config the harness edited no longer
@@ -98,7 +105,7 @@ export function ownedConfig(setup: OpenClawSetup, token: string): Record<string,
       providers: {
         [PROVIDER]: {
           baseUrl: setup.model.baseUrl,
-          apiKey: PLACEHOLDER_KEY,
+          apiKey: setup.key,
           api: "openai-completions",
           models: [{ id: setup.model.model, name: setup.model.model, reasoning: false, input: ["text"] }],
         },

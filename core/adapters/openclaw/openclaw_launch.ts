@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { LinkError, logger } from "../../base/mod.ts";
 import { atomicWrite } from "../../base/mod.ts";
-import { configureOpenClaw, LIVE_FILE, PLACEHOLDER_KEY, TOKEN_FILE } from "./openclaw_config.ts";
+import { configureOpenClaw, LIVE_FILE, NO_KEY, TOKEN_FILE } from "./openclaw_config.ts";
 import { installBin, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
 
 const log = logger("openclaw");
@@ -34,11 +34,14 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
         "Give the agent a model: `lnk agent create <name> --harness openclaw --model-url <url> --model <m>`",
     });
   }
+  // The key as the hub hands it: Link's placeholder while the proxy adds the real one (SBX-17).
+  const key = Deno.env.get("OPENAI_API_KEY") ?? NO_KEY;
   const configured = await configureOpenClaw({
     install: launch.install,
     home,
     port: launch.port,
     model: { baseUrl, model },
+    key,
     allowed: launch.allowed,
   });
   if (configured.changed) log.info("Configured OpenClaw", { wrote: configured.wrote });
@@ -47,8 +50,8 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
     HOME: home,
     PATH: installPath(launch.install),
     ...OPENCLAW_ENV,
-    // The config holds the placeholder too: the proxy replaces it with the real key (SBX-17).
-    OPENAI_API_KEY: PLACEHOLDER_KEY,
+    // The config holds the same key: the proxy replaces the placeholder with the real one (SBX-17).
+    OPENAI_API_KEY: key,
   };
   for (
     const name of [

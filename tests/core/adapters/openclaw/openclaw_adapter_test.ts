@@ -32,8 +32,8 @@ async function standInInstall(dir: string): Promise<string> {
   return install;
 }
 
-function envOf(home: string): { get(name: string): string | undefined } {
-  const vars: Record<string, string> = { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+function envOf(home: string, more: Record<string, string> = {}): { get(name: string): string | undefined } {
+  const vars: Record<string, string> = { HOME: home, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...more };
   return { get: (name) => vars[name] };
 }
 
@@ -73,12 +73,13 @@ Deno.test("internet-hosts is the registry the person's npm uses, read from npm's
   assert.deepEqual(answer, { hosts: ["packages.registry.test"] });
 });
 
-Deno.test("configure writes OpenClaw's config for the model and port with a placeholder key, then nothing while it matches; an edit is rewritten (ADP-1, ADP-2, ADP-13)", async () => {
+Deno.test("configure writes OpenClaw's config for the model and port with the key the hub hands (the proxy's placeholder), then nothing while it matches; an edit is rewritten (ADP-1, ADP-2, ADP-13, SBX-17)", async () => {
   await using home = await tempHome();
   const install = await standInInstall(home.path);
   const harnessHome = join(home.path, "harness");
   await Deno.mkdir(harnessHome);
-  const ask = { env: envOf(harnessHome), input: { agent: AGENT, install, model: MODEL } };
+  const env = envOf(harnessHome, { OPENAI_API_KEY: "link-placeholder" });
+  const ask = { env, input: { agent: AGENT, install, model: MODEL } };
   const first = await askAdapter(adapter, "configure", ask);
   assert.equal(first?.changed, true);
   const config = join(harnessHome, ".openclaw", "openclaw.json");
@@ -90,7 +91,8 @@ Deno.test("configure writes OpenClaw's config for the model and port with a plac
     (await Deno.readTextFile(join(harnessHome, ".lnk", "gateway_token"))).trim(),
   );
   assert.equal(written.models.providers.lnk.baseUrl, MODEL.baseUrl);
-  assert.equal(written.models.providers.lnk.apiKey, "lnk-proxy-adds-the-key");
+  // The placeholder the proxy replaces with the real key on its way to a hosted provider.
+  assert.equal(written.models.providers.lnk.apiKey, "link-placeholder");
   assert.equal(written.agents.defaults.model.primary, "lnk/fake-model");
   assert.equal(written.browser.enabled, false);
   assert.match(await Deno.readTextFile(join(harnessHome, ".lnk", "openclaw-configured")), /^[0-9a-f]{64}\n$/);
@@ -109,6 +111,17 @@ Deno.test("configure writes OpenClaw's config for the model and port with a plac
   // The managed browser, allowed, is on: the risks allowed reach configure.
   await askAdapter(adapter, "configure", { ...ask, input: { ...ask.input, allowed: ["managed-browser"] } });
   assert.equal(JSON.parse(await Deno.readTextFile(config)).browser.enabled, true);
+
+  // An agent set to hold its key (`lnk agent secret hold`) is handed the key itself: written again.
+  const held = await askAdapter(adapter, "configure", {
+    env: envOf(harnessHome, { OPENAI_API_KEY: "sk-held-by-the-harness" }),
+    input: ask.input,
+  });
+  assert.equal(held?.changed, true);
+  assert.equal(
+    JSON.parse(await Deno.readTextFile(config)).models.providers.lnk.apiKey,
+    "sk-held-by-the-harness",
+  );
 });
 
 Deno.test("doctor --fix runs once per install of a release, and again at the next configure when it failed (ADP-3, stand-in openclaw)", async () => {
