@@ -110,10 +110,29 @@ export async function installOpenClaw(
   return { version, changed: true };
 }
 
-/** What npm runs with: the person's HOME (their npm config), PATH and proxy settings. */
+const NPM_PASSED = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "TMPDIR",
+  "npm_config_cache",
+  "NPM_CONFIG_USERCONFIG",
+  "npm_config_registry",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+];
+
+/**
+ * What npm runs with: the person's HOME (their npm config), PATH and proxy settings; in the install
+ * step's sandbox, the step's proxy, its only way out (SBX-13).
+ */
 function runEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "LANG", "TMPDIR", "npm_config_cache", "NPM_CONFIG_USERCONFIG"]) {
+  for (const name of NPM_PASSED) {
     const value = env.get(name);
     if (value !== undefined) out[name] = value;
   }

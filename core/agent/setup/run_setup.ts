@@ -1,4 +1,5 @@
-import { LinkError, lockFile, logger } from "../../base/mod.ts";
+import { dirname } from "node:path";
+import { LinkError, lockFile, logger, roleArgv, roleEnv } from "../../base/mod.ts";
 import {
   type Adapter,
   type AdapterInput,
@@ -24,7 +25,7 @@ import {
   writeConfigured,
 } from "./configured_hash.ts";
 import { readInstallMarker, removeInstallMarker, writeInstallMarker } from "./install_marker.ts";
-import { runSetupStep, type SetupStep, type StepRun } from "./setup_step.ts";
+import { runSetupStep, type SetupStep, type StepAdapter, type StepRun } from "./setup_step.ts";
 
 const log = logger("agent");
 
@@ -51,9 +52,16 @@ export interface SetupDone {
 
 /** An outside adapter found, with its contract: what the steps are asked of. */
 interface Outside {
-  readonly adapter: Adapter & { readonly path: string };
+  readonly adapter: Adapter;
+  /** How a step runs it: its program, or lnk's own `harness adapter <harness>`. */
+  readonly step: StepAdapter;
+  /** Built into lnk (OpenClaw's, Hermes's): only its install is a step, as its launcher configures. */
+  readonly builtIn: boolean;
   readonly contract: ContractAnswer;
-  /** The sha256 of its program's bytes: its release, as a rebuilt one keeps its version (ADP-1). */
+  /**
+   * The sha256 of its program's bytes: its release, as a rebuilt one keeps its version (ADP-1).
+   * A built-in adapter's is lnk's own program's, so a new lnk asks its install again.
+   */
   readonly bytes: string;
 }
 
@@ -85,7 +93,7 @@ export async function runSetup(
     runSetupStep({
       paths: ctx.paths,
       harness: agent.harness,
-      adapterPath: outside.adapter.path,
+      adapter: outside.step,
       step: s,
       input,
       identity,
@@ -113,7 +121,8 @@ export async function runSetup(
       ran.push("install");
     }
   } else await Deno.mkdir(installDir, { recursive: true, mode: 0o700 });
-  if (answers(outside.contract, "configure")) {
+  // A built-in adapter's launcher configures inside the sandbox, where the model's address is known.
+  if (answers(outside.contract, "configure") && !outside.builtIn) {
     const home = harnessHomeOf(ctx.paths, agent);
     const inputs: ConfiguredInputs = {
       settings: input.agent?.settings ?? {},
@@ -132,7 +141,7 @@ export async function runSetup(
     }
   }
   // `link` runs when the adapter lists it: an adapter listing no commands says nothing of it.
-  if (outside.contract.commands?.includes("link")) {
+  if (outside.contract.commands?.includes("link") && !outside.builtIn) {
     await step("link", {
       home: harnessHomeOf(ctx.paths, agent),
       network: { hosts: ["*"] },
@@ -158,7 +167,7 @@ export async function runHealthStep(
   return await runSetupStep({
     paths: ctx.paths,
     harness: agent.harness,
-    adapterPath: outside.adapter.path,
+    adapter: outside.step,
     step: "health",
     input: await stepInput(ctx, agent),
     home: harnessHomeOf(ctx.paths, agent),
@@ -171,17 +180,32 @@ export async function runHealthStep(
   }) ?? { ok: false, detail: "its adapter said nothing to health" };
 }
 
-/** Whether a harness's adapter is built into lnk (Link Harness's, the mini harness's, acp's): no setup steps. */
+/** The harnesses Link runs itself, with no adapter to ask of setup steps. */
+const OWN_HARNESSES = new Set(["link", "mini"]);
+
+/**
+ * Whether a harness's adapter is built into lnk (Link Harness's, the mini harness's, acp's,
+ * OpenClaw's...): its health is its endpoint's, with no health step.
+ */
 export function isLinks(harness: string): boolean {
   return harness === "link" || BUILT_INS.some((b) => b.harness === harness);
 }
 
 /** The agent's adapter when it is a program from outside Link, with its contract. */
 async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<Outside | undefined> {
-  if (isLinks(agent.harness)) return undefined;
+  if (OWN_HARNESSES.has(agent.harness)) return undefined;
   const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
-  if ("builtIn" in adapter) return undefined;
   const contract = await askContract(adapter, { env: ctx.env, input: await stepInput(ctx, agent) });
+  if ("builtIn" in adapter) {
+    const lnk = await fileHash(Deno.execPath());
+    return {
+      adapter,
+      step: { command: roleArgv(["harness", "adapter", agent.harness]), env: roleEnv() },
+      builtIn: true,
+      contract,
+      bytes: `lnk:${agent.harness}:${lnk ?? ""}`,
+    };
+  }
   // Its real path: the folder shown inside is the one its bytes are in.
   const path = await Deno.realPath(adapter.path);
   const bytes = await fileHash(path);
@@ -190,7 +214,7 @@ async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<
       hint: `Check that ${adapter.path} is a program you can read`,
     });
   }
-  return { adapter: { harness: adapter.harness, path }, contract, bytes };
+  return { adapter, step: { command: [path], dir: dirname(path) }, builtIn: false, contract, bytes };
 }
 
 /**

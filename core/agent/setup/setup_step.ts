@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import { LinkError, type LinkPaths, TextLineReader } from "../../base/mod.ts";
 import { type AdapterAnswer, AdapterInput, readAnswer, writeInput } from "../../adapters/mod.ts";
 import {
@@ -44,12 +43,24 @@ export interface StepNetwork {
   readonly ports?: readonly number[];
 }
 
+/** The adapter a step runs: its command's words, and the folder of its program to show. */
+export interface StepAdapter {
+  readonly command: readonly string[];
+  readonly dir?: string;
+  /** Variables it needs besides the step's (Link's own program run from source: Deno's cache). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** One setup step to run. */
 export interface StepRun {
   readonly paths: LinkPaths;
   readonly harness: string;
-  /** The adapter program, `lnk-<harness>` found on the PATH: shown read-only inside. */
-  readonly adapterPath: string;
+  /**
+   * The adapter as a command the step's name follows: `lnk-<harness>` found on the PATH, its
+   * folder shown read-only inside (`dir`); or, for an adapter built into lnk, `lnk harness adapter
+   * <harness>`, Link's own program being shown in every sandbox already.
+   */
+  readonly adapter: StepAdapter;
   readonly step: SetupStep;
   readonly input: AdapterInput;
   /** The step's HOME inside, writable (the install folder, or the agent's harness home). */
@@ -83,7 +94,7 @@ export async function runSetupStep<S extends SetupStep>(
   const boundMs = run.boundMs ?? STEP_BOUND_MS[run.step];
   const spec = SandboxSpec.parse({
     files: {},
-    paths: { read: [dirname(run.adapterPath)] },
+    paths: { read: run.adapter.dir ? [run.adapter.dir] : [] },
     internet: { hosts: [...run.network.hosts] },
     localhost: { ports: [...(run.network.ports ?? [])] },
   });
@@ -98,7 +109,8 @@ export async function runSetupStep<S extends SetupStep>(
   stack.defer(() => clearTimeout(timer));
   const signal = run.signal ? AbortSignal.any([bound.signal, run.signal]) : bound.signal;
   const relays: RelayRule[] = [];
-  let env: Record<string, string> = { PATH: `${dirname(run.adapterPath)}:/usr/local/bin:/usr/bin:/bin` };
+  const dirs = run.adapter.dir ? `${run.adapter.dir}:` : "";
+  let env: Record<string, string> = { ...run.adapter.env, PATH: `${dirs}/usr/local/bin:/usr/bin:/bin` };
   if (wantsProxy(spec)) {
     const proxy = stack.use(await startSandboxProxy(netDir, spec, { signal, upstream: run.proxy }));
     relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: proxy.socket });
@@ -114,7 +126,7 @@ export async function runSetupStep<S extends SetupStep>(
       // Link's own folders (the install folder), shown though ~/.lnk is hidden: no grant reaches there.
       readOnly: await existing(run.read ?? []),
       netDir,
-      command: [run.adapterPath, run.step, "--json"],
+      command: [...run.adapter.command, run.step, "--json"],
       env,
       relays,
       launcher: run.launcher,
@@ -132,8 +144,8 @@ export async function runSetupStep<S extends SetupStep>(
     writeInput(sandbox.child.stdin, input),
   ]);
   const said = last ? `: ${last}` : "";
-  const hint =
-    `Run \`lnk-${run.harness} ${run.step} --json\` yourself to see what it says; see docs/adapters.md`;
+  const yourself = run.adapter.dir ? `lnk-${run.harness}` : `lnk harness adapter ${run.harness}`;
+  const hint = `Run \`${yourself} ${run.step} --json\` yourself to see what it says; see docs/adapters.md`;
   if (bound.signal.aborted) {
     throw new LinkError(
       "TIMEOUT",

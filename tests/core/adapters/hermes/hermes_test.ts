@@ -19,6 +19,7 @@ import { startSandboxedHarness } from "../../../../core/agent/launch/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
 import { askEndpoint, howStarted, sandboxedTest } from "../../../support/sandboxed_agent.ts";
+import { HERMES_RELEASE } from "../../../../core/adapters/hermes/mod.ts";
 import { standInInstall } from "./_support.ts";
 
 interface KitAnswer {
@@ -41,6 +42,9 @@ sandboxedTest(
       home,
     );
     assert.equal(started.harness, "hermes");
+    // The start ran the install step in its sandbox first: it found the install there and marked it.
+    const marker = JSON.parse(await Deno.readTextFile(`${home.paths.installDir("hermes")}.installed`));
+    assert.equal(marker.release, HERMES_RELEASE);
     try {
       const sent = await runCli(["agent", "chat", "send", "--agent", "h", "hi"], home);
       assert.equal(sent.code, 0, sent.stderr);

@@ -4,7 +4,7 @@
  * handed on as it comes (the progress a terminal shows).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { LinkError, LinkPaths } from "../../../../core/base/mod.ts";
 import { runSetupStep } from "../../../../core/agent/setup/mod.ts";
 import { RELAY_LAUNCHER, sandboxTest, TEST_IDENTITY } from "../../../support/sandbox.ts";
@@ -29,7 +29,7 @@ const run = (root: string, adapter: string, extra: { boundMs?: number; onLine?: 
   runSetupStep({
     paths: new LinkPaths(root),
     harness: "slow",
-    adapterPath: adapter,
+    adapter: { command: [adapter], dir: dirname(adapter) },
     step: "install",
     input: {},
     home: join(root, "install"),
