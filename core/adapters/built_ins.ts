@@ -1,4 +1,5 @@
 import { acpAdapter } from "./acp/mod.ts";
+import { deepseekAdapter } from "./deepseek/mod.ts";
 import { openclawAdapter } from "./openclaw/mod.ts";
 import type { BuiltInAdapter } from "./ask_adapter.ts";
 
@@ -36,4 +37,10 @@ const miniAdapter: BuiltInAdapter = {
  * The adapters built into lnk, answered in its own process (`lnk harness adapter <harness> <command>`):
  * with KNOWN, the one list naming the outside harnesses Link ships an adapter for (PRN-5).
  */
-export const BUILT_INS: readonly BuiltInAdapter[] = [linkAdapter, miniAdapter, acpAdapter, openclawAdapter];
+export const BUILT_INS: readonly BuiltInAdapter[] = [
+  linkAdapter,
+  miniAdapter,
+  acpAdapter,
+  openclawAdapter,
+  deepseekAdapter,
+];

@@ -61,11 +61,13 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     title: "OpenClaw",
   },
   hermes: { defaultPort: 8642, endpoint: true, takesPort: true, builtIn: false, title: "Hermes" },
+  /** DeepSeek Harness, its `dsh --profile acp` on stdio under the hub (core/adapters/deepseek/). */
   deepseek: {
     defaultPort: 18810,
     endpoint: true,
     takesPort: true,
-    builtIn: false,
+    builtIn: true,
+    foreign: true,
     title: "DeepSeek Harness",
   },
 };
