@@ -48,7 +48,7 @@ export async function configureDsh(setup: DshSetup): Promise<{ changed: boolean;
   const version = await installedVersion(setup.install);
   if (!version) {
     throw new LinkError("HARNESS_MISSING", `DeepSeek Harness is not installed in ${setup.install}`, {
-      hint: "Start the agent again: Link installs DeepSeek Harness before it configures it",
+      hint: "Install it with `lnk harness adapter deepseek install --json`, then start the agent again",
     });
   }
   if (!setup.model.baseUrl || !setup.model.model) {

@@ -100,10 +100,15 @@ export async function installDsh(install: string, env: Env): Promise<{ version: 
     });
   });
   if (!out.success) {
-    const said = new TextDecoder().decode(out.stderr).split("\n").find((l) => l.trim()) ?? "";
-    throw new LinkError("SERVICE_FAILED", `npm could not install ${packages.join(" ")}: ${said}`, {
-      hint: "Check that your npm reaches its registry (`npm ping`), then start the agent again",
-    });
+    throw new LinkError(
+      "SERVICE_FAILED",
+      `npm could not install ${packages.join(" ")}: ${npmSaid(out.stderr)}`,
+      {
+        hint:
+          "Check that your npm reaches its registry (`npm ping`) and that the release is there (`npm view " +
+          `${DSH_PACKAGE}@${DSH_RELEASE}\`), then start the agent again`,
+      },
+    );
   }
   const version = await installedVersion(install);
   if (!version) {
@@ -114,7 +119,18 @@ export async function installDsh(install: string, env: Env): Promise<{ version: 
   return { version, changed: true };
 }
 
-/** What npm runs with: the person's HOME (their npm config), PATH, proxy settings and npm's own. */
+/** What npm said of its failure: its code and its first line of detail ("ETARGET: No matching version..."). */
+function npmSaid(stderr: Uint8Array): string {
+  const lines = new TextDecoder().decode(stderr).split("\n").map((l) =>
+    l.replace(/^npm (error|ERR!) ?/, "").trim()
+  )
+    .filter((l) => l && !/^A complete log|^\/.*\.log$/.test(l));
+  const code = lines.find((l) => /^code \S+$/.test(l))?.slice(5);
+  const detail = lines.find((l) => !/^code \S+$/.test(l));
+  return [code, detail].filter(Boolean).join(": ") || "it said nothing";
+}
+
+/** What npm runs with: the person's HOME (their npm config), PATH, proxy, certificates and npm's own settings. */
 function npmEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (
@@ -129,6 +145,11 @@ function npmEnv(env: Env): Record<string, string> {
       "http_proxy",
       "https_proxy",
       "no_proxy",
+      // The certificates the person's machine trusts for its registry, as npm reads them.
+      "NODE_EXTRA_CA_CERTS",
+      "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
+      "npm_config_cafile",
       "npm_config_cache",
       "npm_config_registry",
       "NPM_CONFIG_USERCONFIG",

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { atomicWrite, LinkError, logger } from "../../base/mod.ts";
+import { atomicWrite, isLinkError, LinkError, logger } from "../../base/mod.ts";
 import { configureDsh, DSH_HOME_DIR, KEY_VARIABLE, PLACEHOLDER_KEY } from "./dsh_config.ts";
 import { dshProgram, installPath } from "./dsh_install.ts";
 
@@ -48,8 +48,15 @@ export async function runDshLaunchRole(args: string[], signal: AbortSignal): Pro
       },
     );
   }
-  const configured = await configureDsh({ install, home, model: { baseUrl, model } });
-  if (configured.changed) log.info("Configured DeepSeek Harness", { wrote: configured.wrote });
+  try {
+    const configured = await configureDsh({ install, home, model: { baseUrl, model } });
+    if (configured.changed) log.info("Configured DeepSeek Harness", { wrote: configured.wrote });
+  } catch (err) {
+    // Said on stderr, which the hub reads as the program's last words: its stdout is ACP's alone.
+    const said = isLinkError(err) ? `${err.message}. ${err.hint ?? ""}`.trim() : String(err);
+    await Deno.stderr.write(new TextEncoder().encode(`${said}\n`));
+    return 1;
+  }
   const env: Record<string, string> = {
     HOME: home,
     DSH_HOME: join(home, DSH_HOME_DIR),

@@ -119,7 +119,7 @@ Deno.test("DeepSeek Harness's configure without dsh installed, or without a mode
     }),
     (err: Error & { code?: string; hint?: string }) =>
       err.code === "HARNESS_MISSING" && /not installed/.test(err.message) &&
-      /Start the agent again/.test(err.hint ?? ""),
+      /lnk harness adapter deepseek install/.test(err.hint ?? ""),
   );
   const install = await standInDshInstall(home.path, join(home.path, "install"));
   await assert.rejects(
@@ -151,7 +151,7 @@ Deno.test("DeepSeek Harness's install from a registry that refuses fails with np
     (err: Error & { code?: string; hint?: string }) =>
       err.code === "SERVICE_FAILED" &&
       /npm could not install node@24 @deepseek-ai\/dsh@0\.1\.5-rc\.2/.test(err.message) &&
-      /E403/.test(err.message) && /npm ping/.test(err.hint ?? ""),
+      /E403: 403/.test(err.message) && /npm ping/.test(err.hint ?? ""),
   );
   assert.ok(asked.length > 0, "npm asked the registry on the loopback");
   await assert.rejects(Deno.stat(join(install, "node_modules", ".bin", "dsh")), Deno.errors.NotFound);
