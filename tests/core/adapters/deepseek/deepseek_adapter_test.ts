@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { askAdapter, askContract, BUILT_INS } from "../../../../core/adapters/mod.ts";
 import { NO_REAL_DSH, standInDshInstall } from "../../../support/dsh.ts";
-import { tempHome } from "../../../support/mod.ts";
+import { runJson, tempHome } from "../../../support/mod.ts";
 
 // deno-lint-ignore no-console -- the reason the real harness is not run must be seen.
 console.log(`DeepSeek Harness adapter tests: ${NO_REAL_DSH}`);
@@ -175,4 +175,25 @@ Deno.test("DeepSeek Harness's health says not installed, installed but not runni
     ok: true,
     detail: "dsh 0.1.5-rc.2 serving ACP in the sandbox since 2026-01-01T00:00:00.000Z",
   });
+});
+
+Deno.test("an agent main on DeepSeek Harness keeps its port 18810, and its status names the harness (PRT-1)", async () => {
+  await using home = await tempHome();
+  const { ports } = await runJson<{ ports: { endpoint: number } }>(
+    [
+      "agent",
+      "create",
+      "main",
+      "--harness",
+      "deepseek",
+      "--model-url",
+      MODEL.baseUrl,
+      "--model",
+      MODEL.model,
+    ],
+    home,
+  );
+  assert.equal(ports.endpoint, 18810);
+  const status = await runJson<{ harness: string }>(["agent", "status", "--agent", "main"], home);
+  assert.equal(status.harness, "deepseek");
 });
