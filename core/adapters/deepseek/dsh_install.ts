@@ -69,7 +69,7 @@ export async function npmRegistryHost(env: Env): Promise<string | undefined> {
 /**
  * Installs dsh and Node 24 from npm into the install folder (the setup's `install` step, SBX-13),
  * from the registry the person's npm uses. Nothing is done when the release is there already. An
- * npm that fails is a SERVICE_FAILED naming what it said first.
+ * npm that fails is a SERVICE_FAILED with npm's code and its first line of detail.
  */
 export async function installDsh(install: string, env: Env): Promise<{ version: string; changed: boolean }> {
   const before = await installedVersion(install);
@@ -77,17 +77,9 @@ export async function installDsh(install: string, env: Env): Promise<{ version: 
   await Deno.mkdir(install, { recursive: true });
   const packages = [`node@${NODE_RELEASE}`, `${DSH_PACKAGE}@${DSH_RELEASE}`];
   const out = await new Deno.Command("npm", {
-    // dsh's packages name each other as peers: npm's peer resolution alone runs for many minutes.
-    args: [
-      "install",
-      "--prefix",
-      install,
-      "--no-audit",
-      "--no-fund",
-      "--prefer-dedupe",
-      "--loglevel=error",
-      ...packages,
-    ],
+    // With all of dsh's peers, as it needs them: `--legacy-peer-deps` is quicker, but leaves out
+    // peers its launcher imports, and it does not start (docs/adapters.md).
+    args: ["install", "--prefix", install, "--no-audit", "--no-fund", "--loglevel=error", ...packages],
     env: { ...npmEnv(env), PATH: `${installBin(install)}:${env.get("PATH") ?? "/usr/bin:/bin"}` },
     clearEnv: true,
     stdin: "null",
@@ -106,7 +98,7 @@ export async function installDsh(install: string, env: Env): Promise<{ version: 
       {
         hint:
           "Check that your npm reaches its registry (`npm ping`) and that the release is there (`npm view " +
-          `${DSH_PACKAGE}@${DSH_RELEASE}\`), then start the agent again`,
+          `${DSH_PACKAGE}@${DSH_RELEASE}\`), then try again`,
       },
     );
   }
