@@ -1,5 +1,6 @@
 import { acpAdapter } from "./acp/mod.ts";
 import { hermesAdapter } from "./hermes/mod.ts";
+import { deepseekAdapter } from "./deepseek/mod.ts";
 import { openclawAdapter } from "./openclaw/mod.ts";
 import type { BuiltInAdapter } from "./ask_adapter.ts";
 
@@ -43,4 +44,5 @@ export const BUILT_INS: readonly BuiltInAdapter[] = [
   acpAdapter,
   openclawAdapter,
   hermesAdapter,
+  deepseekAdapter,
 ];

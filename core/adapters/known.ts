@@ -69,11 +69,13 @@ export const KNOWN: Readonly<Record<string, KnownHarness>> = {
     foreign: true,
     title: "Hermes",
   },
+  /** DeepSeek Harness, its `dsh --profile acp` on stdio under the hub (core/adapters/deepseek/). */
   deepseek: {
     defaultPort: 18810,
     endpoint: true,
     takesPort: true,
-    builtIn: false,
+    builtIn: true,
+    foreign: true,
     title: "DeepSeek Harness",
   },
 };

@@ -1,0 +1,112 @@
+import { join } from "node:path";
+import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
+import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
+import type { AdapterInput } from "../contract.ts";
+import { configureDsh, DSH_HOME_DIR } from "./dsh_config.ts";
+import { installDsh, installedVersion, installPath, npmRegistryHost } from "./dsh_install.ts";
+import { LIVE_FILE, runDshLaunchRole } from "./dsh_launch.ts";
+
+/**
+ * DeepSeek Harness's adapter, built in (ADP-1, ADP-2, ADP-6, ADP-9, ADP-12, ADP-13): `dsh` from npm
+ * on the Node 24 npm supplies, installed once per machine in the install folder and run read-only
+ * from there; configured in the harness home for the agent's model (an OpenAI-compatible provider
+ * route whose key is a placeholder the proxy replaces); its endpoint `dsh --profile acp` on stdio
+ * under the hub, brought up by `lnk harness launch deepseek` in the agent's sandbox. It speaks no
+ * connection itself: with an endpoint, every connection Link carries reaches it (ADP-6).
+ */
+export const deepseekAdapter: BuiltInAdapter = {
+  harness: "deepseek",
+  launch: runDshLaunchRole,
+  async answer(command, input, env) {
+    switch (command) {
+      case "contract":
+        return {
+          version: 2,
+          commands: [
+            "contract",
+            "needs",
+            "internet-hosts",
+            "connections",
+            "endpoint",
+            "state",
+            "configure",
+            "install",
+            "health",
+          ],
+          fields: ["proof", "agent"],
+        };
+      case "internet-hosts": {
+        const host = await npmRegistryHost(env);
+        return host ? { hosts: [host] } : {};
+      }
+      case "install":
+        return await installDsh(installOf(input, env), env);
+      case "configure":
+        return await configureDsh({
+          install: installOf(input, env),
+          home: homeFrom(env),
+          model: input.model ?? modelFromEnv(env),
+        });
+      case "needs":
+        // Its tools run inside the sandbox as any program there does: no door beyond the defaults.
+        return {
+          spec: { paths: { read: [installOf(input, env)] } },
+          why: {
+            paths:
+              "DeepSeek Harness's program and the Node 24 it runs on, read-only where Link installed them",
+          },
+          confined: true,
+        };
+      case "connections":
+        // It has an endpoint: the connections Link carries reach it, and it needs none of its own.
+        return { connections: [] };
+      case "endpoint": {
+        const install = installOf(input, env);
+        return {
+          stdio: {
+            command: roleArgv(["harness", "launch", "deepseek", "--install", install]),
+            env: { ...roleEnv(), PATH: installPath(install) },
+          },
+        };
+      }
+      case "state":
+        // Its sessions, settings and credentials document (.dsh), and what configure wrote (.lnk).
+        return { paths: [DSH_HOME_DIR, ".lnk"] };
+      case "health": {
+        const install = installOf(input, env);
+        const version = await installedVersion(install);
+        if (!version) return { ok: false, detail: `DeepSeek Harness is not installed in ${install}` };
+        if (!input.agent) return { ok: true, detail: `dsh ${version} installed` };
+        // Its endpoint is stdio under the hub: the launcher's mark says it runs in the sandbox.
+        const live = await readTextIfExists(join(harnessHome(input.agent.id, env), LIVE_FILE));
+        if (!live) {
+          return { ok: false, detail: `dsh ${version} is installed but its ACP endpoint is not running` };
+        }
+        const said = JSON.parse(live) as { since?: string };
+        return { ok: true, detail: `dsh ${version} serving ACP in the sandbox since ${said.since}` };
+      }
+      default:
+        return {};
+    }
+  },
+};
+
+/** The install folder the input names, else where Link installs DeepSeek Harness on this machine. */
+export function installOf(input: AdapterInput, env: Env): string {
+  if (input.install) return input.install;
+  return join(homeFrom(env), ".lnk", "installs", "deepseek");
+}
+
+/** The agent's harness home as Link keeps it, seen from outside its sandbox. */
+function harnessHome(agentId: string, env: Env): string {
+  return join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", "deepseek");
+}
+
+function modelFromEnv(env: Env): { baseUrl: string; model: string } {
+  const baseUrl = env.get("OPENAI_BASE_URL");
+  const model = env.get("OPENAI_MODEL");
+  if (baseUrl && model) return { baseUrl, model };
+  throw new LinkError("CONFIG_INVALID", "DeepSeek Harness's configure was given no model", {
+    hint: 'Give it as {"model": {"baseUrl": "...", "model": "..."}} in its input (docs/adapters.md)',
+  });
+}
