@@ -2,8 +2,8 @@
  * OpenClaw (`openclaw` 2026.9.x from npm, on the Node 24 npm supplies), as the CI's setup installs
  * it (.ci/run): tests install nothing, and where it is missing the tests that need it are ignored
  * with the reason printed. Its folder is $LNK_OPENCLAW_DIR, else lnk-tests/openclaw in the user's
- * cache folder. Until Link runs the setup steps at start, a test seeds an agent's install folder
- * from it (seedOpenClawInstall: hard links where it can, a copy else).
+ * cache folder. A test seeds an agent's install folder from it, so the start's install step finds it there
+ * and downloads nothing (seedOpenClawInstall: hard links where it can, a copy else).
  */
 import { join } from "node:path";
 

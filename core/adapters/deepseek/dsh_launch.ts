@@ -25,8 +25,8 @@ const PASSED = [
 
 /**
  * `lnk harness launch deepseek --install <folder>`: DeepSeek Harness's endpoint inside the agent's
- * sandbox, run by the hub as its stdio ACP command. Until Link runs the setup steps at start, it
- * configures dsh first from the model the hub hands it (idempotent, writing nothing when the hash
+ * sandbox, run by the hub as its stdio ACP command. Link's install step has
+ * run; the model's address is known only here, so it configures dsh first from the model the hub hands it (idempotent, writing nothing when the hash
  * matches), then runs `dsh --profile acp` on this process's stdio, its HOME the harness home and
  * its DSH_HOME `.dsh` in it, and marks the harness home while it runs so `health` outside can tell.
  */

@@ -22,8 +22,8 @@ const KEPT = [
 
 /**
  * `lnk harness launch hermes --install <folder> --port <n> [--allow <risk>]...`: Hermes's endpoint
- * inside the agent's sandbox, run by the hub as its stdio ACP command. Until Link runs the setup
- * steps of its own adapters at start, it configures Hermes first from the model the hub hands it
+ * inside the agent's sandbox, run by the hub as its stdio ACP command. Link's setup steps have
+ * installed Hermes; the model's address is known only here, so it configures Hermes first from the model the hub hands it
  * (idempotent: nothing is written while the hash matches), then runs `hermes acp` from the install
  * folder on this process's stdio with HERMES_HOME the harness home's `.hermes`, so Hermes reads the
  * model, the key the hub handed (Link's placeholder, unless the harness holds its key) and its port

@@ -17,8 +17,8 @@ const GATEWAY_STOP_MS = 10_000;
  * OpenClaw's gateway, so this brings the gateway up first, in the same sandbox on the agent's port
  * (its stdout and stderr to the agent's log, never to the ACP stream), waits for its health, then
  * runs `openclaw acp` on this process's stdio with the gateway's token from a file (never argv),
- * and stops the gateway when it ends. Until Link runs the setup steps at start, it configures
- * OpenClaw first, from the model the hub hands it: idempotent, writing nothing when the hash matches.
+ * and stops the gateway when it ends. Link's install step has run;
+ * the model's address is known only here, so it configures OpenClaw first, from the model the hub hands it: idempotent, writing nothing when the hash matches.
  */
 export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
   const launch = parseArgs(args);

@@ -55,7 +55,7 @@ interface Outside {
   readonly adapter: Adapter;
   /** How a step runs it: its program, or lnk's own `harness adapter <harness>`. */
   readonly step: StepAdapter;
-  /** Built into lnk (OpenClaw's, Hermes's): only its install is a step, as its launcher configures. */
+  /** Built into lnk: only its install is a step, as its endpoint's launcher configures the harness. */
   readonly builtIn: boolean;
   readonly contract: ContractAnswer;
   /**
@@ -185,7 +185,7 @@ const OWN_HARNESSES = new Set(["link", "mini"]);
 
 /**
  * Whether a harness's adapter is built into lnk (Link Harness's, the mini harness's, acp's,
- * OpenClaw's...): its health is its endpoint's, with no health step.
+ * the outside harnesses it ships): its health is its endpoint's, with no health step.
  */
 export function isLinks(harness: string): boolean {
   return harness === "link" || BUILT_INS.some((b) => b.harness === harness);

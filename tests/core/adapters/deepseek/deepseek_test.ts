@@ -3,12 +3,13 @@
  * in its sandbox behind its proxy, answering `lnk agent chat send` against the fake model through
  * `dsh --profile acp` under the hub, and passing the kit (ADP-1, ADP-2, ADP-16). The `dsh` is the
  * stand-in of tests/support/dsh.ts, as the real one cannot be installed from npm (NO_REAL_DSH says
- * why): it reads the settings configure wrote and asks the model they name. Until Link runs the
- * setup steps at start, the test lays out the install folder and the endpoint's launcher configures
- * dsh. Ignored, saying why, where bubblewrap cannot run.
+ * why): it reads the settings configure wrote and asks the model they name. The
+ * start runs its install step, which finds the install folder the test laid out; the endpoint's
+ * launcher configures dsh. Ignored, saying why, where bubblewrap cannot run.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { DSH_RELEASE } from "../../../../core/adapters/deepseek/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { NO_REAL_DSH, standInDshInstall } from "../../../support/dsh.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
@@ -44,22 +45,13 @@ Deno.test({
       assert.equal(sent.stdout.trim(), "Hello from DeepSeek Harness.");
     };
 
-    await t.step("without dsh installed, a message is refused saying how to install it", async () => {
-      await runJson(["agent", "start", "--agent", "d"], home);
-      const sent = await runCli(["agent", "chat", "send", "--agent", "d", "hi"], home);
-      assert.notEqual(sent.code, 0);
-      assert.match(
-        sent.stderr,
-        /DeepSeek Harness is not installed in .*`lnk harness adapter deepseek install --json`/,
-      );
-      assert.equal(model.requests.length, 0);
-      await runJson(["agent", "stop", "--agent", "d"], home);
-      await standInDshInstall(home.path);
-    });
-
+    // The start runs the install step in its sandbox: it finds the stand-in there and marks it.
+    await standInDshInstall(home.path);
     await t.step("it starts sandboxed behind its proxy and answers through dsh", async () => {
       const started = await runJson<{ harness: string }>(["agent", "start", "--agent", "d"], home);
       assert.equal(started.harness, "deepseek");
+      const marker = JSON.parse(await Deno.readTextFile(`${home.paths.installDir("deepseek")}.installed`));
+      assert.equal(marker.release, DSH_RELEASE);
       await send("hi");
       const logs = (await runCli(["agent", "logs", "--agent", "d"], home)).stdout;
       assert.match(

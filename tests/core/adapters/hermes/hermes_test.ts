@@ -2,8 +2,8 @@
  * An agent on Hermes, end to end through `lnk`, with a stand-in for the `hermes` program
  * (tests/fakes/hermes_standin.ts) in its install folder, as the real Hermes cannot be installed
  * here: in its sandbox, behind its proxy, `hermes acp` under the hub answering `lnk agent chat send`
- * with the model configure wrote in HERMES_HOME (ADP-1, ADP-16, PRT-1, SBX-17). Until Link runs
- * the setup steps at start, the test lays out the install folder and the endpoint's launcher
+ * with the model configure wrote in HERMES_HOME (ADP-1, ADP-16, PRT-1, SBX-17). The start's install
+ * step finds the install folder the test lays out and the endpoint's launcher
  * configures Hermes.
  */
 import assert from "node:assert/strict";

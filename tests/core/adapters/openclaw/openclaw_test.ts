@@ -2,8 +2,8 @@
  * The real OpenClaw (2026.9.x from npm, on Node 24) as a Link agent: in its sandbox, behind its
  * proxy, answering `lnk agent chat send` against the fake model through `openclaw acp` and its
  * gateway (ADP-1..3, ADP-16, PRT-1, SBX-17). Each start is seconds and about a gigabyte, so one
- * agent serves every step. Until Link runs the setup steps at start, the test seeds the install
- * folder from the CI's cache (tests/support/openclaw.ts) and the endpoint's launcher configures
+ * agent serves every step. The test seeds the install folder from the CI's
+ * cache, which the start's install step finds there, (tests/support/openclaw.ts) and the endpoint's launcher configures
  * OpenClaw. Ignored, saying why, where OpenClaw or bubblewrap is missing.
  */
 import assert from "node:assert/strict";
