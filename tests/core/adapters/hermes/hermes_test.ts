@@ -8,16 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  agentContext,
-  bindKey,
-  layoutOf,
-  loadAgentConfig,
-  loadSettings,
-} from "../../../../core/agent/mod.ts";
-import { startSandboxedHarness } from "../../../../core/agent/launch/mod.ts";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
+import { HOSTED_KEY, OPENAI_ADDRESS, startHostedHarness } from "../../../support/hosted_harness.ts";
 import { askEndpoint, howStarted, sandboxedTest } from "../../../support/sandboxed_agent.ts";
 import { HERMES_RELEASE } from "../../../../core/adapters/hermes/mod.ts";
 import { standInInstall } from "./_support.ts";
@@ -95,52 +88,30 @@ sandboxedTest(
   },
 );
 
-const REAL_KEY = "sk-real-0123456789abcdef";
-const OPENAI_ADDRESS = "104.18.7.192";
-
 sandboxedTest(
   "Hermes (a stand-in for hermes) calls a hosted model through Link's proxy, which adds the key: its .env holds a placeholder (SBX-16, SBX-17)",
   async () => {
     // The sandboxed start is made in this process so its proxy can be pointed at the fake, standing
     // in for the hosted provider: the name resolves from a table, the checked address is dialled to
     // the fake, and "TLS" hands the connection back. The fake refuses a request without the real key.
-    await using model = await serveFakeModel({ key: REAL_KEY, defaultText: "Keyed by the proxy." });
+    await using model = await serveFakeModel({ key: HOSTED_KEY, defaultText: "Keyed by the proxy." });
     await using home = await tempHome();
     await standInInstall(home.paths.installDir("hermes"));
-    home.env.set("OPENAI_API_KEY", REAL_KEY);
-    const { id } = await runJson<{ id: string }>(
-      ["agent", "create", "h", "--harness", "hermes", "--model", "openai/gpt-4.1-nano"],
-      home,
-    );
-    const settings = await loadSettings(home.paths, id);
-    const key = await bindKey(home.paths, id);
-    const { spec } = await loadAgentConfig(home.paths, settings);
-    const dialled: [string, number][] = [];
-    await using _harness = await startSandboxedHarness(agentContext(home.env), settings, key, {
-      spec,
-      modelCandidates: [],
-      upstream: {
-        resolve: (name) => Promise.resolve(name === "api.openai.com" ? [OPENAI_ADDRESS] : []),
-        dial: (address, port) => {
-          dialled.push([address, port]);
-          return Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(model.url).port) });
-        },
-        startTls: (conn) => Promise.resolve(conn),
-        localNetworks: [],
-        machineNames: [],
-      },
+    const { harness, dialled, id, agent } = await startHostedHarness(home, model, {
+      name: "h",
+      harness: "hermes",
     });
-    const agent = { id, name: settings.name, layout: layoutOf(home.paths, settings) };
+    await using _ = harness;
     assert.equal(await askEndpoint(home, agent, "hi"), "Keyed by the proxy.");
     const request = await model.nextRequest();
     assert.deepEqual(
       [request.path, request.headers.authorization, (request.body as { model: string }).model],
-      ["/v1/chat/completions", `Bearer ${REAL_KEY}`, "gpt-4.1-nano"],
+      ["/v1/chat/completions", `Bearer ${HOSTED_KEY}`, "gpt-4.1-nano"],
     );
     assert.deepEqual(dialled, [[OPENAI_ADDRESS, 443]]);
     const hermesHome = join(home.paths.agentState(id), "harnesses", "hermes", ".hermes");
     for (const file of ["config.yaml", ".env"]) {
-      assert.equal((await Deno.readTextFile(join(hermesHome, file))).includes(REAL_KEY), false, file);
+      assert.equal((await Deno.readTextFile(join(hermesHome, file))).includes(HOSTED_KEY), false, file);
     }
     assert.match(
       await Deno.readTextFile(join(hermesHome, ".env")),

@@ -2,14 +2,16 @@
  * The real OpenClaw (2026.9.x from npm, on Node 24) as a Link agent: in its sandbox, behind its
  * proxy, answering `lnk agent chat send` against the fake model through `openclaw acp` and its
  * gateway (ADP-1..3, ADP-16, PRT-1, SBX-17). Each start is seconds and about a gigabyte, so one
- * agent serves every step. The test seeds the install folder from the CI's
- * cache, which the start's install step finds there, (tests/support/openclaw.ts) and the endpoint's launcher configures
- * OpenClaw. Ignored, saying why, where OpenClaw or bubblewrap is missing.
+ * agent serves every step. The test seeds the install folder from the CI's cache
+ * (tests/support/openclaw.ts), which the start's install step finds there, and the endpoint's
+ * launcher configures OpenClaw. Ignored, saying why, where OpenClaw or bubblewrap is missing.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { serveFakeModel } from "../../../fakes/fake_model.ts";
 import { runCli, runJson, tempHome } from "../../../support/mod.ts";
+import { HOSTED_KEY, OPENAI_ADDRESS, startHostedHarness } from "../../../support/hosted_harness.ts";
+import { askEndpoint } from "../../../support/sandboxed_agent.ts";
 import { NO_BWRAP } from "../../../support/sandbox.ts";
 import { NO_OPENCLAW, seedOpenClawInstall } from "../../../support/openclaw.ts";
 
@@ -123,5 +125,38 @@ Deno.test({
       assert.equal(await doctorRuns(), 1);
       await runJson(["agent", "stop", "--agent", "main"], home);
     });
+  },
+});
+
+Deno.test({
+  name:
+    "the real OpenClaw calls a hosted model through Link's proxy, which adds the key: its config holds the placeholder alone (SBX-16, SBX-17)",
+  ignore: NO_OPENCLAW !== undefined || NO_BWRAP !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using model = await serveFakeModel({ key: HOSTED_KEY, defaultText: "Keyed by the proxy." });
+    await using home = await tempHome();
+    await seedOpenClawInstall(home.path);
+    const { harness, dialled, id, agent } = await startHostedHarness(home, model, {
+      name: "main",
+      harness: "openclaw",
+    });
+    await using _ = harness;
+    assert.equal(await askEndpoint(home, agent, "hi"), "Keyed by the proxy.");
+    assert.ok(model.requests.length > 0);
+    for (const request of model.requests) {
+      assert.equal(request.headers.authorization, `Bearer ${HOSTED_KEY}`);
+    }
+    assert.ok(
+      dialled.length > 0 && dialled.every(([address, port]) => address === OPENAI_ADDRESS && port === 443),
+    );
+    const config = JSON.parse(
+      await Deno.readTextFile(
+        join(home.paths.agentState(id), "harnesses", "openclaw", ".openclaw", "openclaw.json"),
+      ),
+    );
+    assert.equal(config.models.providers.lnk.apiKey, "link-placeholder");
+    assert.match(config.models.providers.lnk.baseUrl, /^http:\/\/127\.0\.0\.1:3128\/_link\/s\//);
   },
 });
