@@ -6,7 +6,7 @@
  * the public addresses it checked; a third loopback server stands for a service of this machine.
  * Run in this process (as root) and by _setup_attack_child.ts (as an ordinary user).
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { LinkPaths } from "../../core/base/mod.ts";
 import { runSetupStep } from "../../core/agent/setup/mod.ts";
 import type { SandboxIdentity } from "../../core/spec/mod.ts";
@@ -71,7 +71,7 @@ export async function setupAttack(
   await runSetupStep({
     paths,
     harness: "prober",
-    adapterPath: adapter,
+    adapter: { command: [adapter], dir: dirname(adapter) },
     step,
     input: {},
     home,

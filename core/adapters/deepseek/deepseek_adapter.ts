@@ -3,7 +3,8 @@ import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureDsh, DSH_HOME_DIR } from "./dsh_config.ts";
-import { installDsh, installedVersion, installPath, npmRegistryHost } from "./dsh_install.ts";
+import { npmRegistryHost } from "../npm.ts";
+import { installDsh, installedVersion, installPath } from "./dsh_install.ts";
 import { LIVE_FILE, runDshLaunchRole } from "./dsh_launch.ts";
 
 /**

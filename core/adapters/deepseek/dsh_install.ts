@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LinkError } from "../../base/mod.ts";
 import type { Env } from "../ask_adapter.ts";
+import { npmInstall } from "../npm.ts";
 
 /**
  * The DeepSeek Harness release this adapter installs (`@deepseek-ai/dsh` on npm), and the Node it
@@ -46,27 +47,6 @@ export function matchesRelease(version: string): boolean {
 }
 
 /**
- * The registry the person's npm uses, as its host (ADP-9): read from npm's own config at run
- * time (`npm config get registry`), so no registry is named here. Undefined when npm is missing.
- */
-export async function npmRegistryHost(env: Env): Promise<string | undefined> {
-  try {
-    const out = await new Deno.Command("npm", {
-      args: ["config", "get", "registry"],
-      env: npmEnv(env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    if (!out.success) return undefined;
-    return new URL(new TextDecoder().decode(out.stdout).trim()).hostname || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * Installs dsh and Node 24 from npm into the install folder (the setup's `install` step, SBX-13),
  * from the registry the person's npm uses. Nothing is done when the release is there already. An
  * npm that fails is a SERVICE_FAILED with npm's code and its first line of detail.
@@ -76,32 +56,14 @@ export async function installDsh(install: string, env: Env): Promise<{ version: 
   if (before) return { version: before, changed: false };
   await Deno.mkdir(install, { recursive: true });
   const packages = [`node@${NODE_RELEASE}`, `${DSH_PACKAGE}@${DSH_RELEASE}`];
-  const out = await new Deno.Command("npm", {
-    // With all of dsh's peers, as it needs them: `--legacy-peer-deps` is quicker, but leaves out
-    // peers its launcher imports, and it does not start (docs/adapters.md).
-    args: ["install", "--prefix", install, "--no-audit", "--no-fund", "--loglevel=error", ...packages],
-    env: { ...npmEnv(env), PATH: `${installBin(install)}:${env.get("PATH") ?? "/usr/bin:/bin"}` },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output().catch((err) => {
-    throw new LinkError("HARNESS_MISSING", "Cannot run npm to install DeepSeek Harness", {
-      hint: "Install Node.js and npm, then start the agent again",
-      cause: err,
-    });
+  // With all of dsh's peers, as it needs them: `--legacy-peer-deps` is quicker, but leaves out
+  // peers its launcher imports, and it does not start (docs/adapters.md).
+  await npmInstall(install, packages, env, {
+    bin: installBin(install),
+    title: "DeepSeek Harness",
+    hint: "Check that your npm reaches its registry (`npm ping`) and that the release is there (`npm view " +
+      `${DSH_PACKAGE}@${DSH_RELEASE}\`), then try again`,
   });
-  if (!out.success) {
-    throw new LinkError(
-      "SERVICE_FAILED",
-      `npm could not install ${packages.join(" ")}: ${npmSaid(out.stderr)}`,
-      {
-        hint:
-          "Check that your npm reaches its registry (`npm ping`) and that the release is there (`npm view " +
-          `${DSH_PACKAGE}@${DSH_RELEASE}\`), then try again`,
-      },
-    );
-  }
   const version = await installedVersion(install);
   if (!version) {
     throw new LinkError("SERVICE_FAILED", `npm installed no ${DSH_PACKAGE} ${DSH_RELEASE} in ${install}`, {
@@ -109,47 +71,4 @@ export async function installDsh(install: string, env: Env): Promise<{ version: 
     });
   }
   return { version, changed: true };
-}
-
-/** What npm said of its failure: its code and its first line of detail ("ETARGET: No matching version..."). */
-function npmSaid(stderr: Uint8Array): string {
-  const lines = new TextDecoder().decode(stderr).split("\n").map((l) =>
-    l.replace(/^npm (error|ERR!) ?/, "").trim()
-  )
-    .filter((l) => l && !/^A complete log|^\/.*\.log$/.test(l));
-  const code = lines.find((l) => /^code \S+$/.test(l))?.slice(5);
-  const detail = lines.find((l) => !/^code \S+$/.test(l));
-  return [code, detail].filter(Boolean).join(": ") || "it said nothing";
-}
-
-/** What npm runs with: the person's HOME (their npm config), PATH, proxy, certificates and npm's own settings. */
-function npmEnv(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (
-    const name of [
-      "PATH",
-      "HOME",
-      "LANG",
-      "TMPDIR",
-      "HTTP_PROXY",
-      "HTTPS_PROXY",
-      "NO_PROXY",
-      "http_proxy",
-      "https_proxy",
-      "no_proxy",
-      // The certificates the person's machine trusts for its registry, as npm reads them.
-      "NODE_EXTRA_CA_CERTS",
-      "SSL_CERT_FILE",
-      "SSL_CERT_DIR",
-      "npm_config_cafile",
-      "npm_config_cache",
-      "npm_config_registry",
-      "NPM_CONFIG_USERCONFIG",
-      "NPM_CONFIG_REGISTRY",
-    ]
-  ) {
-    const value = env.get(name);
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { atomicWrite, isLinkError, LinkError, logger } from "../../base/mod.ts";
 import { configureDsh, DSH_HOME_DIR, KEY_VARIABLE, PLACEHOLDER_KEY } from "./dsh_config.ts";
 import { dshProgram, installPath } from "./dsh_install.ts";
+import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
 
 const log = logger("deepseek");
 
@@ -10,18 +11,6 @@ export const LIVE_FILE = ".lnk/dsh_live.json";
 
 /** The words after `dsh` that serve ACP on stdio: dsh's `acp` profile (automation only). */
 export const ACP_ARGS: readonly string[] = ["--profile", "acp"];
-
-/** The variables of this process dsh keeps: its locale, temporary folder and proxy. */
-const PASSED = [
-  "TMPDIR",
-  "LANG",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-];
 
 /**
  * `lnk harness launch deepseek --install <folder>`: DeepSeek Harness's endpoint inside the agent's
@@ -64,10 +53,7 @@ export async function runDshLaunchRole(args: string[], signal: AbortSignal): Pro
     // The hub's key variable: the placeholder the proxy replaces (SBX-17), or the key it holds.
     [KEY_VARIABLE]: Deno.env.get(KEY_VARIABLE) ?? PLACEHOLDER_KEY,
   };
-  for (const name of PASSED) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
+  Object.assign(env, passedEnv(Deno.env, LAUNCH_KEPT));
   const dsh = new Deno.Command(dshProgram(install), {
     args: [...ACP_ARGS],
     env,

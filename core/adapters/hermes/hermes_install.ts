@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LinkError } from "../../base/mod.ts";
 import type { Env } from "../ask_adapter.ts";
+import { passedEnv, PROXY_VARS } from "../harness_env.ts";
 
 /** The Hermes release this adapter installs and configures, with its ACP extra (`hermes acp`). */
 export const HERMES_RELEASE = "0.21.3";
@@ -209,19 +210,9 @@ const PASSED = [
   "PIP_RETRIES",
   "PIP_DEFAULT_TIMEOUT",
   "PIP_DISABLE_PIP_VERSION_CHECK",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
+  ...PROXY_VARS,
 ];
 
 function runEnv(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of PASSED) {
-    const value = env.get(name);
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
+  return passedEnv(env, PASSED);
 }

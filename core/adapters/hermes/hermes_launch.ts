@@ -2,23 +2,12 @@ import { join } from "node:path";
 import { LinkError, logger, Secret } from "../../base/mod.ts";
 import { configureHermes, HERMES_DIR } from "./hermes_config.ts";
 import { installBin, installPath } from "./hermes_install.ts";
+import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
 
 const log = logger("hermes");
 
 /** How long `hermes acp` is given to end once asked to stop. */
 const STOP_MS = 10_000;
-
-/** The variables of the sandbox `hermes acp` keeps, besides HOME, HERMES_HOME and PATH. */
-const KEPT = [
-  "TMPDIR",
-  "LANG",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-];
 
 /**
  * `lnk harness launch hermes --install <folder> --port <n> [--allow <risk>]...`: Hermes's endpoint
@@ -57,10 +46,7 @@ export async function runHermesLaunchRole(args: string[], signal: AbortSignal): 
     HERMES_HOME: join(home, HERMES_DIR),
     PATH: installPath(launch.install),
   };
-  for (const name of KEPT) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
+  Object.assign(env, passedEnv(Deno.env, LAUNCH_KEPT));
   const acp = new Deno.Command(join(installBin(launch.install), "hermes"), {
     args: ["acp"],
     cwd: home,

@@ -3,7 +3,8 @@ import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY } from "./openclaw_config.ts";
-import { installedVersion, installOpenClaw, installPath, npmRegistryHost } from "./openclaw_install.ts";
+import { npmRegistryHost } from "../npm.ts";
+import { installedVersion, installOpenClaw, installPath } from "./openclaw_install.ts";
 import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
 
 /** The risk of OpenClaw's managed browser: off unless a person allows it in a terminal. */

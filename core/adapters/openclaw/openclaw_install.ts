@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LinkError } from "../../base/mod.ts";
 import type { Env } from "../ask_adapter.ts";
+import { npmInstall } from "../npm.ts";
 
 /** The OpenClaw release this adapter installs and configures, and the Node it runs on (npm's). */
 export const OPENCLAW_RELEASE = "2026.9.x";
@@ -45,27 +46,6 @@ export function matchesRelease(version: string): boolean {
 }
 
 /**
- * The registry the person's npm uses, as its host (ADP-9): read from npm's own config at run
- * time (`npm config get registry`), so no registry is named here. Undefined when npm is missing.
- */
-export async function npmRegistryHost(env: Env): Promise<string | undefined> {
-  try {
-    const out = await new Deno.Command("npm", {
-      args: ["config", "get", "registry"],
-      env: runEnv(env),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    if (!out.success) return undefined;
-    return new URL(new TextDecoder().decode(out.stdout).trim()).hostname || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * Installs OpenClaw 2026.9.x and Node 24 from npm into the install folder (the setup's `install`
  * step, SBX-13): Node first, as OpenClaw's own install script refuses an older one, then OpenClaw
  * with that Node first on the PATH. Nothing is done when the release is there already.
@@ -77,27 +57,12 @@ export async function installOpenClaw(
   const before = await installedVersion(install);
   if (before) return { version: before, changed: false };
   await Deno.mkdir(install, { recursive: true });
-  const npm = async (packages: string[]) => {
-    const out = await new Deno.Command("npm", {
-      args: ["install", "--prefix", install, "--no-audit", "--no-fund", "--loglevel=error", ...packages],
-      env: { ...runEnv(env), PATH: `${installBin(install)}:${env.get("PATH") ?? "/usr/bin:/bin"}` },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).output().catch((err) => {
-      throw new LinkError("HARNESS_MISSING", "Cannot run npm to install OpenClaw", {
-        hint: "Install Node.js and npm, then start the agent again",
-        cause: err,
-      });
+  const npm = (packages: string[]) =>
+    npmInstall(install, packages, env, {
+      bin: installBin(install),
+      title: "OpenClaw",
+      hint: "Check that your npm reaches its registry (`npm ping`), then start the agent again",
     });
-    if (!out.success) {
-      const said = new TextDecoder().decode(out.stderr).split("\n").find((l) => l.trim()) ?? "";
-      throw new LinkError("SERVICE_FAILED", `npm could not install ${packages.join(" ")}: ${said}`, {
-        hint: "Check that your npm reaches its registry (`npm ping`), then start the agent again",
-      });
-    }
-  };
   const node = `node@${NODE_RELEASE}`;
   await npm([node]);
   await npm([node, `openclaw@${OPENCLAW_RELEASE}`]);
@@ -108,33 +73,4 @@ export async function installOpenClaw(
     });
   }
   return { version, changed: true };
-}
-
-const NPM_PASSED = [
-  "PATH",
-  "HOME",
-  "LANG",
-  "TMPDIR",
-  "npm_config_cache",
-  "NPM_CONFIG_USERCONFIG",
-  "npm_config_registry",
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "no_proxy",
-];
-
-/**
- * What npm runs with: the person's HOME (their npm config), PATH and proxy settings; in the install
- * step's sandbox, the step's proxy, its only way out (SBX-13).
- */
-function runEnv(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of NPM_PASSED) {
-    const value = env.get(name);
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
 }

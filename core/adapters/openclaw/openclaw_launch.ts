@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LinkError, logger } from "../../base/mod.ts";
 import { atomicWrite } from "../../base/mod.ts";
+import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY, TOKEN_FILE } from "./openclaw_config.ts";
 import { installBin, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
 
@@ -53,21 +54,7 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
     // The config holds the same key: the proxy replaces the placeholder with the real one (SBX-17).
     OPENAI_API_KEY: key,
   };
-  for (
-    const name of [
-      "TMPDIR",
-      "LANG",
-      "HTTP_PROXY",
-      "HTTPS_PROXY",
-      "NO_PROXY",
-      "http_proxy",
-      "https_proxy",
-      "no_proxy",
-    ]
-  ) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
+  Object.assign(env, passedEnv(Deno.env, LAUNCH_KEPT));
   const gateway = new Deno.Command(openclaw, {
     args: ["gateway", "--port", String(launch.port)],
     cwd: home,
