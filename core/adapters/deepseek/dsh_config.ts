@@ -1,6 +1,14 @@
 import { join } from "node:path";
 import { atomicWrite, LinkError, readTextIfExists } from "../../base/mod.ts";
 import { installedVersion } from "./dsh_install.ts";
+import { adapterHash, hashOf, isRecord } from "../adapter_hash.ts";
+
+/** The adapter's own files, which its configured hash covers (ADP-1). */
+const ADAPTER_FILES = [
+  new URL("./dsh_config.ts", import.meta.url),
+  new URL("./dsh_install.ts", import.meta.url),
+  new URL("./dsh_launch.ts", import.meta.url),
+];
 
 /** What configure reads (ADP-1): nothing of the spec, the environment or Link's other settings. */
 export interface DshSetup {
@@ -58,7 +66,7 @@ export async function configureDsh(setup: DshSetup): Promise<{ changed: boolean;
   }
   const at = (file: string) => join(setup.home, file);
   const owned = ownedSettings(setup);
-  const adapter = await adapterHash();
+  const adapter = await adapterHash(ADAPTER_FILES);
   const settings = await readTextIfExists(at(SETTINGS_FILE));
   const credentials = await readTextIfExists(at(CREDENTIALS_FILE));
   const hashNow = (s: string, c: string) => hashOf({ owned, version, adapter, settings: s, credentials: c });
@@ -135,28 +143,4 @@ function parseSettings(text: string | undefined): Record<string, unknown> {
     // YAML of the harness's own that is not JSON: Link's settings win, written whole.
     return {};
   }
-}
-
-/** The adapter itself, as ADP-1 covers it: its source here, else the binary it is built into. */
-async function adapterHash(): Promise<string> {
-  const parts: string[] = [];
-  for (const file of ["./dsh_config.ts", "./dsh_install.ts", "./dsh_launch.ts"]) {
-    try {
-      parts.push(await Deno.readTextFile(new URL(file, import.meta.url)));
-    } catch {
-      const info = await Deno.stat(Deno.execPath()).catch(() => undefined);
-      parts.push(`${Deno.execPath()}:${info?.size}:${info?.mtime?.getTime()}`);
-    }
-  }
-  return await hashOf(parts);
-}
-
-async function hashOf(value: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

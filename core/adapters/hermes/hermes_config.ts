@@ -2,6 +2,15 @@ import { join } from "node:path";
 import { atomicWrite, LinkError, readTextIfExists, type Secret } from "../../base/mod.ts";
 import { installedVersion } from "./hermes_install.ts";
 import { mergeEnv, mergeYamlSections, yamlSection } from "./hermes_files.ts";
+import { adapterHash, hashOf } from "../adapter_hash.ts";
+
+/** The adapter's own files, which its configured hash covers (ADP-1). */
+const ADAPTER_FILES = [
+  new URL("./hermes_config.ts", import.meta.url),
+  new URL("./hermes_files.ts", import.meta.url),
+  new URL("./hermes_install.ts", import.meta.url),
+  new URL("./hermes_launch.ts", import.meta.url),
+];
 
 /** What configure reads (ADP-1): nothing of the spec, the environment or Link's other settings. */
 export interface HermesSetup {
@@ -117,30 +126,8 @@ async function settingsHash(
   return await hashOf({
     owned: ownedSettings(setup),
     version,
-    adapter: await adapterHash(),
+    adapter: await adapterHash(ADAPTER_FILES),
     config: files.config ?? null,
     env: files.env ?? null,
   });
-}
-
-/** The adapter itself, as ADP-1 covers it: its source here, else the binary it is built into. */
-async function adapterHash(): Promise<string> {
-  const parts: string[] = [];
-  for (
-    const file of ["./hermes_config.ts", "./hermes_files.ts", "./hermes_install.ts", "./hermes_launch.ts"]
-  ) {
-    try {
-      parts.push(await Deno.readTextFile(new URL(file, import.meta.url)));
-    } catch {
-      const info = await Deno.stat(Deno.execPath()).catch(() => undefined);
-      parts.push(`${Deno.execPath()}:${info?.size}:${info?.mtime?.getTime()}`);
-    }
-  }
-  return await hashOf(parts);
-}
-
-async function hashOf(value: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -1,6 +1,14 @@
 import { join } from "node:path";
 import { atomicWrite, LinkError, logger, readTextIfExists } from "../../base/mod.ts";
 import { installedVersion, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
+import { adapterHash, hashOf, isRecord } from "../adapter_hash.ts";
+
+/** The adapter's own files, which its configured hash covers (ADP-1). */
+const ADAPTER_FILES = [
+  new URL("./openclaw_config.ts", import.meta.url),
+  new URL("./openclaw_install.ts", import.meta.url),
+  new URL("./openclaw_launch.ts", import.meta.url),
+];
 
 const log = logger("openclaw");
 
@@ -71,7 +79,7 @@ export async function configureOpenClaw(
     wrote.push(TOKEN_FILE);
   }
   const owned = ownedConfig(setup, token);
-  const adapter = await adapterHash();
+  const adapter = await adapterHash(ADAPTER_FILES);
   const current = await readTextIfExists(at(CONFIG_FILE));
   const doctorDone = (await readTextIfExists(at(DOCTOR_FILE)))?.trim() === version;
   const expected = await hashOf({ owned, version, adapter, config: current ?? "" });
@@ -174,32 +182,8 @@ function parseConfig(text: string | undefined): Record<string, unknown> {
   }
 }
 
-/** The adapter itself, as ADP-1 covers it: its source here, else the binary it is built into. */
-async function adapterHash(): Promise<string> {
-  const parts: string[] = [];
-  for (const file of ["./openclaw_config.ts", "./openclaw_install.ts", "./openclaw_launch.ts"]) {
-    try {
-      parts.push(await Deno.readTextFile(new URL(file, import.meta.url)));
-    } catch {
-      const info = await Deno.stat(Deno.execPath()).catch(() => undefined);
-      parts.push(`${Deno.execPath()}:${info?.size}:${info?.mtime?.getTime()}`);
-    }
-  }
-  return await hashOf(parts);
-}
-
-async function hashOf(value: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 function randomToken(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join(
     "",
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
