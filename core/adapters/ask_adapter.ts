@@ -24,6 +24,11 @@ export interface BuiltInAdapter {
    * <harness> ...`, run by the hub in the sandbox): the exit code of what it ran.
    */
   launch?(args: string[], signal: AbortSignal): Promise<number>;
+  /**
+   * Variables its setup steps run with, read here, outside their sandbox, where the person's own
+   * config is: the registry npm or pip installs from, which the step's sandbox cannot read.
+   */
+  stepEnv?(env: Env): Promise<Record<string, string>>;
 }
 
 /** The variables an adapter is found and run with. */

@@ -29,10 +29,10 @@ export function npmEnv(env: Env): Record<string, string> {
 }
 
 /**
- * The registry the person's npm uses, as its host (ADP-9): read from npm's own config at run
- * time (`npm config get registry`), so no registry is named here. Undefined when npm is missing.
+ * The registry the person's npm uses (ADP-9): read from npm's own config at run time (`npm config
+ * get registry`), so no registry is named here. Undefined when npm is missing.
  */
-export async function npmRegistryHost(env: Env): Promise<string | undefined> {
+export async function npmRegistry(env: Env): Promise<string | undefined> {
   try {
     const out = await new Deno.Command("npm", {
       args: ["config", "get", "registry"],
@@ -43,10 +43,26 @@ export async function npmRegistryHost(env: Env): Promise<string | undefined> {
       stderr: "null",
     }).output();
     if (!out.success) return undefined;
-    return new URL(new TextDecoder().decode(out.stdout).trim()).hostname || undefined;
+    const url = new TextDecoder().decode(out.stdout).trim();
+    return URL.canParse(url) ? url : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The host of the registry the person's npm uses: the install step's `internet-hosts` (ADP-9). */
+export async function npmRegistryHost(env: Env): Promise<string | undefined> {
+  const url = await npmRegistry(env);
+  return url ? new URL(url).hostname || undefined : undefined;
+}
+
+/**
+ * What an install step by npm runs with (a built-in adapter's `stepEnv`): the registry the person's
+ * npm uses, as npm inside the step's sandbox cannot read their config.
+ */
+export async function npmStepEnv(env: Env): Promise<Record<string, string>> {
+  const url = await npmRegistry(env);
+  return url ? { npm_config_registry: url } : {};
 }
 
 /**

@@ -3,7 +3,7 @@ import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureDsh, DSH_HOME_DIR } from "./dsh_config.ts";
-import { npmRegistryHost } from "../npm.ts";
+import { npmRegistryHost, npmStepEnv } from "../npm.ts";
 import { installDsh, installedVersion, installPath } from "./dsh_install.ts";
 import { LIVE_FILE, runDshLaunchRole } from "./dsh_launch.ts";
 
@@ -18,6 +18,7 @@ import { LIVE_FILE, runDshLaunchRole } from "./dsh_launch.ts";
 export const deepseekAdapter: BuiltInAdapter = {
   harness: "deepseek",
   launch: runDshLaunchRole,
+  stepEnv: npmStepEnv,
   async answer(command, input, env) {
     switch (command) {
       case "contract":

@@ -9,6 +9,7 @@ import {
   installHermes,
   installPath,
   pipIndexHosts,
+  pipStepEnv,
 } from "./hermes_install.ts";
 import { runHermesLaunchRole } from "./hermes_launch.ts";
 
@@ -23,6 +24,7 @@ import { runHermesLaunchRole } from "./hermes_launch.ts";
 export const hermesAdapter: BuiltInAdapter = {
   harness: "hermes",
   launch: runHermesLaunchRole,
+  stepEnv: pipStepEnv,
   async answer(command, input, env) {
     switch (command) {
       case "contract":

@@ -57,27 +57,51 @@ export async function installedVersion(install: string): Promise<string | undefi
  * its files are served from. Nothing is named here. Empty when pip cannot be run.
  */
 export async function pipIndexes(env: Env): Promise<string[]> {
-  const listed = await runPython(env, ["-m", "pip", "config", "list"]);
-  if (listed === undefined) return [];
-  const urls: string[] = [];
-  let own = false;
-  let none = false;
-  for (const line of listed.split("\n")) {
-    const setting = /^[^.]*\.([a-z-]+)='(.*)'$/.exec(line.trim());
-    if (!setting) continue;
-    const [, key, value] = setting;
-    if (key === "index-url") own = true;
-    if (key === "no-index" && /^(1|true|yes|on)$/i.test(value!)) none = true;
-    if (key === "index-url" || key === "extra-index-url") urls.push(...value!.split(/\s+/).filter(Boolean));
-  }
-  if (!own && !none) {
+  const own = await pipOwnIndexes(env);
+  if (own === undefined || own.none) return [];
+  const urls = [...own.index ? [own.index] : [], ...own.extra];
+  if (!own.index) {
     const fallback = await runPython(env, [
       "-c",
       "from pip._internal.models.index import PyPI; print(PyPI.simple_url); print('https://' + PyPI.file_storage_domain + '/')",
     ]);
     urls.push(...(fallback ?? "").split("\n").map((l) => l.trim()).filter(Boolean));
   }
-  return none ? [] : urls;
+  return urls;
+}
+
+/** The indexes the person set for pip (`pip config list`), undefined when pip cannot be run. */
+async function pipOwnIndexes(
+  env: Env,
+): Promise<{ index?: string; extra: string[]; none: boolean } | undefined> {
+  const listed = await runPython(env, ["-m", "pip", "config", "list"]);
+  if (listed === undefined) return undefined;
+  let index: string | undefined;
+  const extra: string[] = [];
+  let none = false;
+  for (const line of listed.split("\n")) {
+    const setting = /^[^.]*\.([a-z-]+)='(.*)'$/.exec(line.trim());
+    if (!setting) continue;
+    const [, key, value] = setting;
+    if (key === "index-url") index = value!.split(/\s+/).find(Boolean);
+    if (key === "extra-index-url") extra.push(...value!.split(/\s+/).filter(Boolean));
+    if (key === "no-index" && /^(1|true|yes|on)$/i.test(value!)) none = true;
+  }
+  return { ...index ? { index } : {}, extra, none };
+}
+
+/**
+ * What Hermes's install step runs with (its adapter's `stepEnv`): the indexes the person set for
+ * pip, as pip inside the step's sandbox cannot read their config.
+ */
+export async function pipStepEnv(env: Env): Promise<Record<string, string>> {
+  const own = await pipOwnIndexes(env);
+  if (own === undefined) return {};
+  return {
+    ...own.index ? { PIP_INDEX_URL: own.index } : {},
+    ...own.extra.length ? { PIP_EXTRA_INDEX_URL: own.extra.join(" ") } : {},
+    ...own.none ? { PIP_NO_INDEX: "1" } : {},
+  };
 }
 
 /** The hosts of pip's indexes reached over the internet: a `file:` index needs none. */

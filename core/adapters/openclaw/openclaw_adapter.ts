@@ -3,7 +3,7 @@ import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY } from "./openclaw_config.ts";
-import { npmRegistryHost } from "../npm.ts";
+import { npmRegistryHost, npmStepEnv } from "../npm.ts";
 import { installedVersion, installOpenClaw, installPath } from "./openclaw_install.ts";
 import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
 
@@ -21,6 +21,7 @@ export const BROWSER_RISK = "managed-browser";
 export const openclawAdapter: BuiltInAdapter = {
   harness: "openclaw",
   launch: runOpenClawLaunchRole,
+  stepEnv: npmStepEnv,
   async answer(command, input, env) {
     switch (command) {
       case "contract":

@@ -200,7 +200,11 @@ async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<
     const lnk = await fileHash(Deno.execPath());
     return {
       adapter,
-      step: { command: roleArgv(["harness", "adapter", agent.harness]), env: roleEnv() },
+      step: {
+        command: roleArgv(["harness", "adapter", agent.harness]),
+        // What it reads of the person's own config (the registry it installs from), read here.
+        env: { ...roleEnv(), ...await adapter.builtIn.stepEnv?.(ctx.env) },
+      },
       builtIn: true,
       contract,
       bytes: `lnk:${agent.harness}:${lnk ?? ""}`,

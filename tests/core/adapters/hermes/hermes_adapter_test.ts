@@ -45,7 +45,7 @@ Deno.test("Hermes's adapter answers contract v2, its needs with why, its endpoin
   assert.deepEqual((await askAdapter(adapter, "state", ask))?.paths, [".hermes", ".lnk"]);
 });
 
-Deno.test("internet-hosts is the index the person's pip installs from, read from pip's own config (ADP-9)", async () => {
+Deno.test("internet-hosts is the index the person's pip installs from, read from pip's own config, and its install step is handed that index (ADP-9)", async () => {
   await using home = await tempHome();
   await Deno.mkdir(join(home.path, ".config", "pip"), { recursive: true });
   await Deno.writeTextFile(
@@ -54,6 +54,10 @@ Deno.test("internet-hosts is the index the person's pip installs from, read from
   );
   const answer = await askAdapter(adapter, "internet-hosts", { env: envOf(home.path) });
   assert.deepEqual(answer, { hosts: ["packages.index.test"] });
+  // The install step, which cannot read this config in its sandbox, is handed the index.
+  assert.deepEqual(await adapter.builtIn.stepEnv!(envOf(home.path)), {
+    PIP_INDEX_URL: "http://packages.index.test/simple/",
+  });
 });
 
 Deno.test("configure writes HERMES_HOME's config.yaml and .env for the model and port with a placeholder key, then nothing while they match; an edit or a missing .env is rewritten, the rest kept (ADP-1, ADP-2)", async () => {

@@ -16,9 +16,12 @@ import { runJson, tempHome } from "../../../support/mod.ts";
 import { sandboxedTest } from "../../../support/sandboxed_agent.ts";
 
 sandboxedTest(
-  "a built-in adapter's install runs as a setup step in its sandbox: refused by its registry, the start fails naming the harness, the step and npm's words, leaving no marker; an install there already is marked once (SBX-13, ADP-15)",
+  "a built-in adapter's install runs as a setup step in its sandbox, from the person's own registry: refused by it, the start fails naming the harness, the step and npm's words, leaving no marker; an install there already is marked once (SBX-13, ADP-15)",
   async () => {
     await using home = await tempHome();
+    // The person's npm installs from a registry of theirs: the step, which cannot read their config, is
+    // handed it, and its proxy reaches that host alone.
+    home.env.set("npm_config_registry", "https://registry.example.test/npm/");
     const { id } = await runJson<{ id: string }>(
       [
         "agent",
@@ -54,6 +57,7 @@ sandboxedTest(
     assert.match(failed.message, /npm could not install/);
     assert.match(failed.hint ?? "", /lnk harness adapter deepseek install --json/);
     assert.ok(asked.length > 0, "npm asked its registry through the step's proxy");
+    assert.deepEqual([...new Set(asked)], ["registry.example.test"]);
     assert.equal(await readInstallMarker(home.paths, "deepseek"), undefined);
 
     await standInDshInstall(home.path);
