@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
+import { homeFrom, LinkError, roleArgv, roleEnv } from "../../base/mod.ts";
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureDsh, DSH_HOME_DIR } from "./dsh_config.ts";
+import { readLiveMark } from "../live_mark.ts";
 import { npmRegistryHost, npmStepEnv } from "../npm.ts";
 import { installDsh, installedVersion, installPath } from "./dsh_install.ts";
 import { LIVE_FILE, runDshLaunchRole } from "./dsh_launch.ts";
@@ -80,12 +81,13 @@ export const deepseekAdapter: BuiltInAdapter = {
         if (!version) return { ok: false, detail: `DeepSeek Harness is not installed in ${install}` };
         if (!input.agent) return { ok: true, detail: `dsh ${version} installed` };
         // Its endpoint is stdio under the hub: the launcher's mark says it runs in the sandbox.
-        const live = await readTextIfExists(join(harnessHome(input.agent.id, env), LIVE_FILE));
+        // A file the harness can write: read to its schema, else not live.
+        const live = await readLiveMark(join(harnessHome(input.agent.id, env), LIVE_FILE));
         if (!live) {
           return { ok: false, detail: `dsh ${version} is installed but its ACP endpoint is not running` };
         }
-        const said = JSON.parse(live) as { since?: string };
-        return { ok: true, detail: `dsh ${version} serving ACP in the sandbox since ${said.since}` };
+        if (live === "unreadable") return { ok: false, detail: `dsh ${version}'s live mark does not read` };
+        return { ok: true, detail: `dsh ${version} serving ACP in the sandbox since ${live.since}` };
       }
       default:
         return {};

@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { atomicWrite, isLinkError, LinkError, logger } from "../../base/mod.ts";
+import { isLinkError, LinkError, logger } from "../../base/mod.ts";
 import { configureDsh, DSH_HOME_DIR, KEY_VARIABLE, PLACEHOLDER_KEY } from "./dsh_config.ts";
 import { dshProgram, installPath } from "./dsh_install.ts";
 import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
+import { writeLiveMark } from "../live_mark.ts";
 
 const log = logger("deepseek");
 
@@ -70,7 +71,7 @@ export async function runDshLaunchRole(args: string[], signal: AbortSignal): Pro
   signal.addEventListener("abort", stop, { once: true });
   try {
     // What `health` reads from outside the sandbox, where dsh's stdio is the hub's alone.
-    await atomicWrite(join(home, LIVE_FILE), `${JSON.stringify({ since: new Date().toISOString() })}\n`);
+    await writeLiveMark(join(home, LIVE_FILE));
     return (await dsh.status).code;
   } finally {
     signal.removeEventListener("abort", stop);

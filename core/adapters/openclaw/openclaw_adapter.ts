@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
+import { homeFrom, LinkError, roleArgv, roleEnv } from "../../base/mod.ts";
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY } from "./openclaw_config.ts";
+import { readLiveMark } from "../live_mark.ts";
 import { npmRegistryHost, npmStepEnv } from "../npm.ts";
 import { installedVersion, installOpenClaw, installPath } from "./openclaw_install.ts";
 import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
@@ -106,10 +107,11 @@ export const openclawAdapter: BuiltInAdapter = {
         const direct = await gatewayHealth(agent.ports.endpoint);
         if (direct.ok) return direct;
         // Outside the sandbox the port is not the gateway's: the launcher's mark says it is live.
-        const live = await readTextIfExists(join(harnessHome(agent.id, env), LIVE_FILE));
+        // A file the harness can write: read to its schema, else not live.
+        const live = await readLiveMark(join(harnessHome(agent.id, env), LIVE_FILE));
         if (!live) return { ok: false, detail: `OpenClaw's gateway is not live: ${direct.detail}` };
-        const said = JSON.parse(live) as { port?: number; since?: string };
-        return { ok: true, detail: `gateway live in the sandbox on port ${said.port} since ${said.since}` };
+        if (live === "unreadable") return { ok: false, detail: "OpenClaw's live mark does not read" };
+        return { ok: true, detail: `gateway live in the sandbox on port ${live.port} since ${live.since}` };
       }
       default:
         return {};

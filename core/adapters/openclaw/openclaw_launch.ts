@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { LinkError, logger } from "../../base/mod.ts";
-import { atomicWrite } from "../../base/mod.ts";
 import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
+import { writeLiveMark } from "../live_mark.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY, TOKEN_FILE } from "./openclaw_config.ts";
 import { installBin, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
 
@@ -78,10 +78,7 @@ export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal)
   try {
     await waitHealthy(launch.port, gateway.status, signal);
     // What `health` reads from outside the sandbox, where the gateway's port is not this one's.
-    await atomicWrite(
-      join(home, LIVE_FILE),
-      `${JSON.stringify({ port: launch.port, since: new Date().toISOString() })}\n`,
-    );
+    await writeLiveMark(join(home, LIVE_FILE), launch.port);
     acp = new Deno.Command(openclaw, {
       args: [
         "acp",

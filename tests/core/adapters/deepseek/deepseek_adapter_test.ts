@@ -157,7 +157,7 @@ Deno.test("DeepSeek Harness's install from a registry that refuses fails with np
   await assert.rejects(Deno.stat(join(install, "node_modules", ".bin", "dsh")), Deno.errors.NotFound);
 });
 
-Deno.test("DeepSeek Harness's health says not installed, installed but not running, then serving while its launcher's mark is there", async () => {
+Deno.test("DeepSeek Harness's health says not installed, installed but not running, then serving while its launcher's mark is there; a mark the harness planted is not live", async () => {
   await using home = await tempHome();
   const ask = { env: envOf(home.path), input: { agent: AGENT } };
   const missing = await askAdapter(adapter, "health", ask);
@@ -175,6 +175,23 @@ Deno.test("DeepSeek Harness's health says not installed, installed but not runni
     ok: true,
     detail: "dsh 0.1.5-rc.2 serving ACP in the sandbox since 2026-01-01T00:00:00.000Z",
   });
+
+  // attack: the harness can write its home, the mark among it: what it plants never reaches the
+  // detail a terminal shows (an escape sequence, a line of its own), and garbage is not live.
+  for (
+    const planted of [
+      JSON.stringify({ since: "\u001b]8;;http://evil.example\u0007click\u001b[2J" }),
+      JSON.stringify({ since: "2026-01-01T00:00:00.000Z\nall clear" }),
+      JSON.stringify({ since: "2026-01-01T00:00:00.000Z", more: "\u001b[31m" }),
+      "{not json",
+    ]
+  ) {
+    await Deno.writeTextFile(mark, planted);
+    assert.deepEqual(await askAdapter(adapter, "health", ask), {
+      ok: false,
+      detail: "dsh 0.1.5-rc.2's live mark does not read",
+    }, planted);
+  }
 });
 
 Deno.test("an agent main on DeepSeek Harness keeps its port 18810, and its status names the harness (PRT-1)", async () => {

@@ -169,3 +169,53 @@ Deno.test("install answers the release already in the install folder, changing n
   const answer = await askAdapter(adapter, "install", { env: envOf(home.path), input: { install } });
   assert.deepEqual(answer, { version: "2026.9.6", changed: false });
 });
+
+Deno.test("attack: a live mark the harness planted in its home is never read as OpenClaw's gateway live, nor shown: an escape sequence, a port that is not one, garbage", async () => {
+  await using home = await tempHome();
+  const install = await standInInstall(home.path);
+  // The agent's gateway port on this machine answers nothing: only the mark could say it is live.
+  const agent = { ...AGENT, ports: { endpoint: await freePort(), block: 20000 } };
+  const ask = { env: envOf(home.path), input: { agent, install } };
+  const mark = join(
+    home.path,
+    ".lnk",
+    "agents",
+    agent.id,
+    "harnesses",
+    "openclaw",
+    ".lnk",
+    "gateway_live.json",
+  );
+  await Deno.mkdir(join(mark, ".."), { recursive: true });
+  await Deno.writeTextFile(
+    mark,
+    JSON.stringify({ port: agent.ports.endpoint, since: "2026-01-01T00:00:00.000Z" }),
+  );
+  assert.deepEqual(await askAdapter(adapter, "health", ask), {
+    ok: true,
+    detail: `gateway live in the sandbox on port ${agent.ports.endpoint} since 2026-01-01T00:00:00.000Z`,
+  });
+  for (
+    const planted of [
+      JSON.stringify({ port: "\u001b[2J", since: "2026-01-01T00:00:00.000Z" }),
+      JSON.stringify({ port: 18789, since: "\u001b]8;;http://evil.example\u0007ok" }),
+      "[]",
+      "{not json",
+    ]
+  ) {
+    await Deno.writeTextFile(mark, planted);
+    assert.deepEqual(
+      await askAdapter(adapter, "health", ask),
+      { ok: false, detail: "OpenClaw's live mark does not read" },
+      planted,
+    );
+  }
+});
+
+/** A loopback port nothing listens on: taken, then let go. */
+async function freePort(): Promise<number> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
