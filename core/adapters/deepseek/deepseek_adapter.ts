@@ -1,12 +1,15 @@
 import { join } from "node:path";
-import { homeFrom, LinkError, roleArgv, roleEnv } from "../../base/mod.ts";
-import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
-import type { AdapterInput } from "../contract.ts";
+import { homeFrom, roleArgv, roleEnv } from "../../base/mod.ts";
+import type { BuiltInAdapter } from "../ask_adapter.ts";
 import { configureDsh, DSH_HOME_DIR } from "./dsh_config.ts";
 import { readLiveMark } from "../live_mark.ts";
 import { npmRegistryHost, npmStepEnv } from "../npm.ts";
 import { installDsh, installedVersion, installPath } from "./dsh_install.ts";
 import { LIVE_FILE, runDshLaunchRole } from "./dsh_launch.ts";
+import { SHIPPED_CONTRACT, shippedParts } from "../shipped_adapter.ts";
+
+// Its install folder, harness home, agent and model, as every adapter Link ships reads them.
+const { installOf, harnessHome, modelFromEnv } = shippedParts("deepseek", "DeepSeek Harness");
 
 /**
  * DeepSeek Harness's adapter, built in (ADP-1, ADP-2, ADP-6, ADP-9, ADP-12, ADP-13): `dsh` from npm
@@ -23,21 +26,7 @@ export const deepseekAdapter: BuiltInAdapter = {
   async answer(command, input, env) {
     switch (command) {
       case "contract":
-        return {
-          version: 2,
-          commands: [
-            "contract",
-            "needs",
-            "internet-hosts",
-            "connections",
-            "endpoint",
-            "state",
-            "configure",
-            "install",
-            "health",
-          ],
-          fields: ["proof", "agent"],
-        };
+        return SHIPPED_CONTRACT;
       case "internet-hosts": {
         const host = await npmRegistryHost(env);
         return host ? { hosts: [host] } : {};
@@ -94,23 +83,3 @@ export const deepseekAdapter: BuiltInAdapter = {
     }
   },
 };
-
-/** The install folder the input names, else where Link installs DeepSeek Harness on this machine. */
-export function installOf(input: AdapterInput, env: Env): string {
-  if (input.install) return input.install;
-  return join(homeFrom(env), ".lnk", "installs", "deepseek");
-}
-
-/** The agent's harness home as Link keeps it, seen from outside its sandbox. */
-function harnessHome(agentId: string, env: Env): string {
-  return join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", "deepseek");
-}
-
-function modelFromEnv(env: Env): { baseUrl: string; model: string } {
-  const baseUrl = env.get("OPENAI_BASE_URL");
-  const model = env.get("OPENAI_MODEL");
-  if (baseUrl && model) return { baseUrl, model };
-  throw new LinkError("CONFIG_INVALID", "DeepSeek Harness's configure was given no model", {
-    hint: 'Give it as {"model": {"baseUrl": "...", "model": "..."}} in its input (docs/adapters.md)',
-  });
-}

@@ -3,7 +3,7 @@
  * `dsh --profile acp` run on stdio under the hub in the agent's sandbox.
  * @module
  */
-export { deepseekAdapter, installOf } from "./deepseek_adapter.ts";
+export { deepseekAdapter } from "./deepseek_adapter.ts";
 export {
   CONFIGURED_FILE,
   configureDsh,

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { homeFrom, LinkError, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
+import { homeFrom, readTextIfExists, roleArgv, roleEnv } from "../../base/mod.ts";
 import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
 import type { AdapterInput } from "../contract.ts";
 import { CONFIG_FILE, configureHermes, ENV_FILE, type HermesSetup } from "./hermes_config.ts";
@@ -12,6 +12,10 @@ import {
   pipStepEnv,
 } from "./hermes_install.ts";
 import { runHermesLaunchRole } from "./hermes_launch.ts";
+import { SHIPPED_CONTRACT, shippedParts } from "../shipped_adapter.ts";
+
+// Its install folder, harness home, agent and model, as every adapter Link ships reads them.
+const { installOf, harnessHome, agentOf, modelFromEnv } = shippedParts("hermes", "Hermes");
 
 /**
  * Hermes's adapter, built in (ADP-1, ADP-2, ADP-6, ADP-9, ADP-12, ADP-13): Nous Research's
@@ -28,21 +32,7 @@ export const hermesAdapter: BuiltInAdapter = {
   async answer(command, input, env) {
     switch (command) {
       case "contract":
-        return {
-          version: 2,
-          commands: [
-            "contract",
-            "needs",
-            "internet-hosts",
-            "connections",
-            "endpoint",
-            "state",
-            "configure",
-            "install",
-            "health",
-          ],
-          fields: ["proof", "agent"],
-        };
+        return SHIPPED_CONTRACT;
       case "internet-hosts": {
         const hosts = await pipIndexHosts(env);
         return hosts.length > 0 ? { hosts } : {};
@@ -129,31 +119,4 @@ function setupOf(
     model,
     allowed: input.allowed ?? [],
   };
-}
-
-/** The install folder the input names, else where Link installs Hermes on this machine. */
-export function installOf(input: AdapterInput, env: Env): string {
-  if (input.install) return input.install;
-  return join(homeFrom(env), ".lnk", "installs", "hermes");
-}
-
-/** The agent's harness home as Link keeps it, seen from outside its sandbox. */
-function harnessHome(agentId: string, env: Env): string {
-  return join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", "hermes");
-}
-
-function agentOf(input: AdapterInput): NonNullable<AdapterInput["agent"]> {
-  if (input.agent) return input.agent;
-  throw new LinkError("USAGE", "Hermes's adapter needs the agent in its input for this command", {
-    hint: 'Give it as a JSON line on stdin: {"agent": {...}} (docs/adapters.md)',
-  });
-}
-
-function modelFromEnv(env: Env): { baseUrl: string; model: string } {
-  const baseUrl = env.get("OPENAI_BASE_URL");
-  const model = env.get("OPENAI_MODEL");
-  if (baseUrl && model) return { baseUrl, model };
-  throw new LinkError("CONFIG_INVALID", "Hermes's configure was given no model", {
-    hint: 'Give it as {"model": {"baseUrl": "...", "model": "..."}} in its input (docs/adapters.md)',
-  });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 /** The adapter, and where it installs Hermes for an input. */
-export { hermesAdapter, installOf } from "./hermes_adapter.ts";
+export { hermesAdapter } from "./hermes_adapter.ts";
 /** Configure, and the files of the harness home it writes. */
 export {
   CONFIG_FILE,

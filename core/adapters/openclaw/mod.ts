@@ -3,7 +3,7 @@
  * under the hub with its gateway beside it in the agent's sandbox.
  * @module
  */
-export { BROWSER_RISK, installOf, openclawAdapter } from "./openclaw_adapter.ts";
+export { BROWSER_RISK, openclawAdapter } from "./openclaw_adapter.ts";
 export {
   CONFIG_FILE,
   CONFIGURED_FILE,

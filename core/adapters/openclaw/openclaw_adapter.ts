@@ -1,12 +1,15 @@
 import { join } from "node:path";
-import { homeFrom, LinkError, roleArgv, roleEnv } from "../../base/mod.ts";
-import type { BuiltInAdapter, Env } from "../ask_adapter.ts";
-import type { AdapterInput } from "../contract.ts";
+import { homeFrom, roleArgv, roleEnv } from "../../base/mod.ts";
+import type { BuiltInAdapter } from "../ask_adapter.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY } from "./openclaw_config.ts";
 import { readLiveMark } from "../live_mark.ts";
 import { npmRegistryHost, npmStepEnv } from "../npm.ts";
 import { installedVersion, installOpenClaw, installPath } from "./openclaw_install.ts";
 import { gatewayHealth, runOpenClawLaunchRole } from "./openclaw_launch.ts";
+import { SHIPPED_CONTRACT, shippedParts } from "../shipped_adapter.ts";
+
+// Its install folder, harness home, agent and model, as every adapter Link ships reads them.
+const { installOf, harnessHome, agentOf, modelFromEnv } = shippedParts("openclaw", "OpenClaw");
 
 /** The risk of OpenClaw's managed browser: off unless a person allows it in a terminal. */
 export const BROWSER_RISK = "managed-browser";
@@ -26,21 +29,7 @@ export const openclawAdapter: BuiltInAdapter = {
   async answer(command, input, env) {
     switch (command) {
       case "contract":
-        return {
-          version: 2,
-          commands: [
-            "contract",
-            "needs",
-            "internet-hosts",
-            "connections",
-            "endpoint",
-            "state",
-            "configure",
-            "install",
-            "health",
-          ],
-          fields: ["proof", "agent"],
-        };
+        return SHIPPED_CONTRACT;
       case "internet-hosts": {
         const host = await npmRegistryHost(env);
         return host ? { hosts: [host] } : {};
@@ -118,30 +107,3 @@ export const openclawAdapter: BuiltInAdapter = {
     }
   },
 };
-
-/** The install folder the input names, else where Link installs OpenClaw on this machine. */
-export function installOf(input: AdapterInput, env: Env): string {
-  if (input.install) return input.install;
-  return join(homeFrom(env), ".lnk", "installs", "openclaw");
-}
-
-/** The agent's harness home as Link keeps it, seen from outside its sandbox. */
-function harnessHome(agentId: string, env: Env): string {
-  return join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", "openclaw");
-}
-
-function agentOf(input: AdapterInput): NonNullable<AdapterInput["agent"]> {
-  if (input.agent) return input.agent;
-  throw new LinkError("USAGE", "OpenClaw's adapter needs the agent in its input for this command", {
-    hint: 'Give it as a JSON line on stdin: {"agent": {...}} (docs/adapters.md)',
-  });
-}
-
-function modelFromEnv(env: Env): { baseUrl: string; model: string } {
-  const baseUrl = env.get("OPENAI_BASE_URL");
-  const model = env.get("OPENAI_MODEL");
-  if (baseUrl && model) return { baseUrl, model };
-  throw new LinkError("CONFIG_INVALID", "OpenClaw's configure was given no model", {
-    hint: 'Give it as {"model": {"baseUrl": "...", "model": "..."}} in its input (docs/adapters.md)',
-  });
-}

@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { homeFrom, LinkError } from "../base/mod.ts";
+import type { Env } from "./ask_adapter.ts";
+import type { AdapterInput } from "./contract.ts";
+
+/**
+ * The contract of an outside harness Link ships an adapter for in lnk: installed and configured by
+ * its adapter, its endpoint under the hub answering the proof and the agent named (ADP-4, ADP-8).
+ */
+export const SHIPPED_CONTRACT = {
+  version: 2,
+  commands: [
+    "contract",
+    "needs",
+    "internet-hosts",
+    "connections",
+    "endpoint",
+    "state",
+    "configure",
+    "install",
+    "health",
+  ],
+  fields: ["proof", "agent"],
+} as const;
+
+/** What each such adapter reads of its input and Link's layout, named for its harness. */
+export interface ShippedParts {
+  /** The install folder the input names, else where Link installs the harness on this machine. */
+  installOf(input: AdapterInput, env: Env): string;
+  /** The agent's harness home as Link keeps it, seen from outside its sandbox. */
+  harnessHome(agentId: string, env: Env): string;
+  /** The agent of the input, which the command needs: a USAGE error naming the adapter without it. */
+  agentOf(input: AdapterInput): NonNullable<AdapterInput["agent"]>;
+  /** The model the hub hands (OPENAI_BASE_URL, OPENAI_MODEL): CONFIG_INVALID without one. */
+  modelFromEnv(env: Env): { baseUrl: string; model: string };
+}
+
+/** The parts of the adapter of `harness`, its errors naming the harness by its `title`. */
+export function shippedParts(harness: string, title: string): ShippedParts {
+  return {
+    installOf: (input, env) => input.install ?? join(homeFrom(env), ".lnk", "installs", harness),
+    harnessHome: (agentId, env) => join(homeFrom(env), ".lnk", "agents", agentId, "harnesses", harness),
+    agentOf(input) {
+      if (input.agent) return input.agent;
+      throw new LinkError("USAGE", `${title}'s adapter needs the agent in its input for this command`, {
+        hint: 'Give it as a JSON line on stdin: {"agent": {...}} (docs/adapters.md)',
+      });
+    },
+    modelFromEnv(env) {
+      const baseUrl = env.get("OPENAI_BASE_URL");
+      const model = env.get("OPENAI_MODEL");
+      if (baseUrl && model) return { baseUrl, model };
+      throw new LinkError("CONFIG_INVALID", `${title}'s configure was given no model`, {
+        hint: 'Give it as {"model": {"baseUrl": "...", "model": "..."}} in its input (docs/adapters.md)',
+      });
+    },
+  };
+}
