@@ -56,3 +56,35 @@ export function shippedParts(harness: string, title: string): ShippedParts {
     },
   };
 }
+
+/** What a launcher with a port of its own is started with: `--install`, `--port`, each `--allow`. */
+export interface LaunchArgs {
+  readonly install: string;
+  readonly port: number;
+  readonly allowed: string[];
+}
+
+/**
+ * `lnk harness launch <harness> --install <folder> --port <n> [--allow <risk>]...`, as its adapter's
+ * `endpoint` answered it: USAGE, naming the harness by its `title`, without an absolute folder and
+ * a port.
+ */
+export function parseLaunchArgs(args: readonly string[], harness: string, title: string): LaunchArgs {
+  let install: string | undefined;
+  let port: number | undefined;
+  const allowed: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i + 1];
+    if (args[i] === "--install" && value) install = args[++i];
+    else if (args[i] === "--port" && value) port = Number(args[++i]);
+    else if (args[i] === "--allow" && value) allowed.push(args[++i]!);
+  }
+  if (!install?.startsWith("/") || !port || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new LinkError(
+      "USAGE",
+      `lnk harness launch ${harness} needs --install <absolute folder> and --port <port>`,
+      { hint: `It is ${title}'s endpoint, started by the hub from its adapter's \`endpoint\` answer` },
+    );
+  }
+  return { install, port, allowed };
+}

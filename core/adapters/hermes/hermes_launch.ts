@@ -3,6 +3,7 @@ import { LinkError, logger, Secret } from "../../base/mod.ts";
 import { configureHermes, HERMES_DIR } from "./hermes_config.ts";
 import { installBin, installPath } from "./hermes_install.ts";
 import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
+import { parseLaunchArgs } from "../shipped_adapter.ts";
 
 const log = logger("hermes");
 
@@ -19,7 +20,7 @@ const STOP_MS = 10_000;
  * from the files configure wrote and from nothing else: the hub's model variables are not passed on.
  */
 export async function runHermesLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
-  const launch = parseArgs(args);
+  const launch = parseLaunchArgs(args, "hermes", "Hermes");
   const home = Deno.env.get("HOME");
   if (!home) throw new LinkError("CONFIG_INVALID", "lnk harness launch hermes needs HOME, the harness home");
   const baseUrl = Deno.env.get("OPENAI_BASE_URL");
@@ -73,26 +74,4 @@ export async function runHermesLaunchRole(args: string[], signal: AbortSignal): 
     signal.removeEventListener("abort", stop);
     clearTimeout(timer);
   }
-}
-
-function parseArgs(args: string[]): { install: string; port: number; allowed: string[] } {
-  let install: string | undefined;
-  let port: number | undefined;
-  const allowed: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const value = args[i + 1];
-    if (args[i] === "--install" && value) install = args[++i];
-    else if (args[i] === "--port" && value) port = Number(args[++i]);
-    else if (args[i] === "--allow" && value) allowed.push(args[++i]!);
-  }
-  if (!install?.startsWith("/") || !port || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new LinkError(
-      "USAGE",
-      "lnk harness launch hermes needs --install <absolute folder> and --port <port>",
-      {
-        hint: "It is Hermes's endpoint, started by the hub from its adapter's `endpoint` answer",
-      },
-    );
-  }
-  return { install, port, allowed };
 }

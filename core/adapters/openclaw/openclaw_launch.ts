@@ -4,6 +4,7 @@ import { LAUNCH_KEPT, passedEnv } from "../harness_env.ts";
 import { writeLiveMark } from "../live_mark.ts";
 import { configureOpenClaw, LIVE_FILE, NO_KEY, TOKEN_FILE } from "./openclaw_config.ts";
 import { installBin, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
+import { parseLaunchArgs } from "../shipped_adapter.ts";
 
 const log = logger("openclaw");
 
@@ -22,7 +23,7 @@ const GATEWAY_STOP_MS = 10_000;
  * the model's address is known only here, so it configures OpenClaw first, from the model the hub hands it: idempotent, writing nothing when the hash matches.
  */
 export async function runOpenClawLaunchRole(args: string[], signal: AbortSignal): Promise<number> {
-  const launch = parseArgs(args);
+  const launch = parseLaunchArgs(args, "openclaw", "OpenClaw");
   const home = Deno.env.get("HOME");
   if (!home) {
     throw new LinkError("CONFIG_INVALID", "lnk harness launch openclaw needs HOME, the harness home");
@@ -171,26 +172,4 @@ export async function gatewayHealth(port: number): Promise<{ ok: boolean; detail
       conn?.close();
     } catch { /* closed */ }
   }
-}
-
-function parseArgs(args: string[]): { install: string; port: number; allowed: string[] } {
-  let install: string | undefined;
-  let port: number | undefined;
-  const allowed: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const value = args[i + 1];
-    if (args[i] === "--install" && value) install = args[++i];
-    else if (args[i] === "--port" && value) port = Number(args[++i]);
-    else if (args[i] === "--allow" && value) allowed.push(args[++i]!);
-  }
-  if (!install?.startsWith("/") || !port || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new LinkError(
-      "USAGE",
-      "lnk harness launch openclaw needs --install <absolute folder> and --port <port>",
-      {
-        hint: "It is OpenClaw's endpoint, started by the hub from its adapter's `endpoint` answer",
-      },
-    );
-  }
-  return { install, port, allowed };
 }
