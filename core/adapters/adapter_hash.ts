@@ -26,3 +26,17 @@ export async function adapterHash(files: readonly URL[]): Promise<string> {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * A config the harness may have written, as a JSON object: anything else (its own YAML or JSON5,
+ * garbage) reads as none, so Link's settings win, written whole.
+ */
+export function jsonObjectOf(text: string | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text);
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
+}

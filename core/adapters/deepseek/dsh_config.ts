@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { atomicWrite, LinkError, readTextIfExists } from "../../base/mod.ts";
 import { installedVersion } from "./dsh_install.ts";
-import { adapterHash, hashOf, isRecord } from "../adapter_hash.ts";
+import { adapterHash, hashOf, isRecord, jsonObjectOf } from "../adapter_hash.ts";
 
 /** The adapter's own files, which its configured hash covers (ADP-1). */
 const ADAPTER_FILES = [
@@ -77,7 +77,7 @@ export async function configureDsh(setup: DshSetup): Promise<{ changed: boolean;
     return { changed: false, wrote: [] };
   }
   const wrote: string[] = [];
-  const settingsText = `${JSON.stringify(mergeOwned(parseSettings(settings), owned), null, 2)}\n`;
+  const settingsText = `${JSON.stringify(mergeOwned(jsonObjectOf(settings), owned), null, 2)}\n`;
   if (settingsText !== settings) {
     await atomicWrite(at(SETTINGS_FILE), settingsText, { mode: 0o600 });
     wrote.push(SETTINGS_FILE);
@@ -132,15 +132,4 @@ function withPlaceholder(text: string | undefined): string {
   const line = `${KEY_VARIABLE}: ${PLACEHOLDER_KEY}`;
   const others = (text ?? "").split("\n").filter((l) => l.trim() && !l.startsWith(`${KEY_VARIABLE}:`));
   return `${[line, ...others].join("\n")}\n`;
-}
-
-function parseSettings(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text);
-    return isRecord(value) ? value : {};
-  } catch {
-    // YAML of the harness's own that is not JSON: Link's settings win, written whole.
-    return {};
-  }
 }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { atomicWrite, LinkError, logger, readTextIfExists } from "../../base/mod.ts";
 import { installedVersion, installPath, OPENCLAW_ENV } from "./openclaw_install.ts";
-import { adapterHash, hashOf, isRecord } from "../adapter_hash.ts";
+import { adapterHash, hashOf, isRecord, jsonObjectOf } from "../adapter_hash.ts";
 
 /** The adapter's own files, which its configured hash covers (ADP-1). */
 const ADAPTER_FILES = [
@@ -88,7 +88,7 @@ export async function configureOpenClaw(
   ) {
     return { changed: wrote.length > 0, wrote };
   }
-  const merged = mergeOwned(parseConfig(current), owned);
+  const merged = mergeOwned(jsonObjectOf(current), owned);
   const text = `${JSON.stringify(merged, null, 2)}\n`;
   if (text !== current) {
     await atomicWrite(at(CONFIG_FILE), text, { mode: 0o600 });
@@ -168,17 +168,6 @@ async function runDoctor(setup: OpenClawSetup): Promise<boolean> {
   } catch (err) {
     log.warn("openclaw doctor --fix did not run: it runs again at the next start", { error: err });
     return false;
-  }
-}
-
-function parseConfig(text: string | undefined): Record<string, unknown> {
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text);
-    return isRecord(value) ? value : {};
-  } catch {
-    // JSON5 or garbage the harness wrote: Link's settings win, written whole.
-    return {};
   }
 }
 
