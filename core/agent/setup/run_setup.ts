@@ -55,6 +55,8 @@ interface Outside {
   readonly adapter: Adapter;
   /** How a step runs it: its program, or lnk's own `harness adapter <harness>`. */
   readonly step: StepAdapter;
+  /** Variables of the person's own config its steps run with, read outside them when a step runs. */
+  readonly stepEnv?: () => Promise<Record<string, string>>;
   /** Built into lnk: only its install is a step, as its endpoint's launcher configures the harness. */
   readonly builtIn: boolean;
   readonly contract: ContractAnswer;
@@ -85,15 +87,20 @@ export async function runSetup(
   if (!outside) return { ran: [] };
   const ran: SetupStep[] = [];
   const input = await stepInput(ctx, agent);
-  const hosts = answers(outside.contract, "internet-hosts")
-    ? (await askAdapter(outside.adapter, "internet-hosts", { env: ctx.env, input }))?.hosts ?? []
-    : [];
+  // Asked only when a step that reaches them runs: a start with nothing to set up asks nothing.
+  let asked: Promise<readonly string[]> | undefined;
+  const internetHosts = () =>
+    asked ??= answers(outside.contract, "internet-hosts")
+      ? askAdapter(outside.adapter, "internet-hosts", { env: ctx.env, input }).then((a) => a?.hosts ?? [])
+      : Promise.resolve([]);
   const identity = await sandboxIdentity(ctx.paths, agent.id);
-  const step = <S extends SetupStep>(s: S, fields: Pick<StepRun, "home" | "network" | "read">) =>
+  const step = async <S extends SetupStep>(s: S, fields: Pick<StepRun, "home" | "network" | "read">) =>
     runSetupStep({
       paths: ctx.paths,
       harness: agent.harness,
-      adapter: outside.step,
+      adapter: outside.stepEnv
+        ? { ...outside.step, env: { ...outside.step.env, ...await outside.stepEnv() } }
+        : outside.step,
       step: s,
       input,
       identity,
@@ -114,7 +121,7 @@ export async function runSetup(
     if (marker?.adapter === outside.bytes) release = marker.release;
     else {
       await removeInstallMarker(ctx.paths, agent.harness);
-      const answer = await step("install", { home: installDir, network: { hosts } });
+      const answer = await step("install", { home: installDir, network: { hosts: await internetHosts() } });
       release = answer?.version ?? "";
       await writeInstallMarker(ctx.paths, agent.harness, { release, adapter: outside.bytes });
       log.info("Installed an outside harness", { agent: agent.id, harness: agent.harness, release });
@@ -134,7 +141,11 @@ export async function runSetup(
     };
     const kept = await readConfigured(home);
     if (!kept || kept.hash !== await configuredHash(home, inputs, kept.wrote)) {
-      const answer = await step("configure", { home, network: { hosts }, read: [installDir] });
+      const answer = await step("configure", {
+        home,
+        network: { hosts: await internetHosts() },
+        read: [installDir],
+      });
       const wrote = answer?.wrote ?? [];
       await writeConfigured(home, { hash: await configuredHash(home, inputs, wrote), wrote });
       ran.push("configure");
@@ -197,17 +208,18 @@ async function outsideAdapter(ctx: AgentContext, agent: AgentSettings): Promise<
   const adapter = await findAdapter(agent.harness, { env: ctx.env, builtIns: BUILT_INS });
   const contract = await askContract(adapter, { env: ctx.env, input: await stepInput(ctx, agent) });
   if ("builtIn" in adapter) {
-    const lnk = await fileHash(Deno.execPath());
+    // lnk's own program, by its path, size and time: a new lnk is another file, and reading its
+    // hundred megabytes at each start to tell so would cost more than the install step it saves.
+    const lnk = await Deno.stat(Deno.execPath()).catch(() => undefined);
+    const builtIn = adapter.builtIn;
     return {
       adapter,
-      step: {
-        command: roleArgv(["harness", "adapter", agent.harness]),
-        // What it reads of the person's own config (the registry it installs from), read here.
-        env: { ...roleEnv(), ...await adapter.builtIn.stepEnv?.(ctx.env) },
-      },
+      step: { command: roleArgv(["harness", "adapter", agent.harness]), env: roleEnv() },
+      // What it reads of the person's own config (the registry it installs from), read here.
+      stepEnv: builtIn.stepEnv && (() => builtIn.stepEnv!(ctx.env)),
       builtIn: true,
       contract,
-      bytes: `lnk:${agent.harness}:${lnk ?? ""}`,
+      bytes: `lnk:${agent.harness}:${Deno.execPath()}:${lnk?.size}:${lnk?.mtime?.getTime()}`,
     };
   }
   // Its real path: the folder shown inside is the one its bytes are in.
