@@ -29,5 +29,8 @@ export function groupHelp(path: readonly string[], group: Group): string {
     ...entries.map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`),
     "",
     `Run \`${path.join(" ")} <command> --help\` for a command's flags and examples.`,
+    ...(path.length === 1
+      ? [`\`${path[0]} --version\` says what runs: Link's version, Deno's, and deno.lock's hash.`]
+      : []),
   ].join("\n");
 }

@@ -28,6 +28,9 @@ async function dispatch(argv: string[], io: Io): Promise<number> {
   let entry: Command | Group = ROOT;
   while (isGroup(entry)) {
     const word = argv[0];
+    if (path.length === 1 && (word === "--version" || word === "-V")) {
+      return await (await import("./version.ts")).printVersion(io, argv.includes("--json"));
+    }
     if (word === undefined || word.startsWith("-")) {
       const help = word === "--help" || word === "-h";
       if (!help && word !== undefined) {

@@ -73,8 +73,13 @@ export {
   roleEnv,
   RoleExited,
   type RoleProcess,
+  sourceArgv,
   spawnRole,
   type SpawnRoleOptions,
 } from "./role.ts";
+/** Where Link runs from when from source: its checkout, entry, config and lock. */
+export { CHECKOUT_DIR, CONFIG_PATH, LOCK_PATH, MAIN_PATH } from "./checkout.ts";
+/** Deno's words when a role cannot load its modules, as a Link error with the repair. */
+export { moduleLoadFailure, REPAIR_HINT } from "./module_load.ts";
 /** A role's final error: the one line its parent reads, never its log. */
 export { announceError, ERROR_PREFIX, readErrorLine, ROLE_LOGS_HINT } from "./role_error.ts";

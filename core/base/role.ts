@@ -1,15 +1,22 @@
-import { fileUrlPath } from "./file_path.ts";
+import { CONFIG_PATH, MAIN_PATH } from "./checkout.ts";
 import { LinkError } from "./errors.ts";
 import { ERROR_PREFIX, readErrorLine, ROLE_LOGS_HINT, writeStdoutLine } from "./role_error.ts";
 import { logger } from "./log.ts";
+import { moduleLoadFailure } from "./module_load.ts";
 
 const log = logger("role");
 
 /** The line a role prints on stdout once it listens; its parent waits for this, never for time. */
 export const READY_PREFIX = "LINK-READY ";
 
-const MAIN_PATH = fileUrlPath(new URL("../../main.ts", import.meta.url));
-const CONFIG_PATH = fileUrlPath(new URL("../../deno.json", import.meta.url));
+/**
+ * The command line that runs Link from its checkout: exactly what deno.lock pins (`--frozen`), from
+ * Deno's cache alone (`--cached-only`), so nothing is resolved or fetched as it starts. `lnk` itself
+ * (the shim `deno task install-lnk` writes) and every role it starts run this same line.
+ */
+export function sourceArgv(): string[] {
+  return [Deno.execPath(), "run", "-A", "--frozen", "--cached-only", "--config", CONFIG_PATH, MAIN_PATH];
+}
 
 /**
  * The full command line that runs one of Link's roles: the binary itself when compiled, else
@@ -17,7 +24,7 @@ const CONFIG_PATH = fileUrlPath(new URL("../../deno.json", import.meta.url));
  */
 export function roleArgv(roleArgs: readonly string[]): string[] {
   if (Deno.build.standalone) return [Deno.execPath(), ...roleArgs];
-  return [Deno.execPath(), "run", "-A", "--cached-only", "--config", CONFIG_PATH, MAIN_PATH, ...roleArgs];
+  return [...sourceArgv(), ...roleArgs];
 }
 
 /**
@@ -123,7 +130,7 @@ export async function spawnRole(
     } catch { /* gone already */ }
     await status;
     await stderrDone;
-    throw roleFailure(roleArgs, err);
+    throw roleFailure(roleArgs, err, stderr);
   });
   const stop = async (signal: Deno.Signal = "SIGTERM") => {
     try {
@@ -146,8 +153,12 @@ export async function spawnRole(
 }
 
 /** The error a role's start fails with: what the role said, else why it was never ready. */
-function roleFailure(roleArgs: readonly string[], err: Error): LinkError {
+function roleFailure(roleArgs: readonly string[], err: Error, stderr: string): LinkError {
   const said = err instanceof RoleExited ? err.said : undefined;
+  const unloaded = err instanceof RoleExited && said === undefined
+    ? moduleLoadFailure(roleArgs, stderr)
+    : undefined;
+  if (unloaded) return unloaded;
   if (said instanceof LinkError) {
     return new LinkError(said.code, said.message, { hint: said.hint ?? ROLE_LOGS_HINT, cause: err });
   }

@@ -1,5 +1,13 @@
 import { join } from "node:path";
-import { atomicWrite, LinkError, type LinkPaths, readTextIfExists, spawnRole } from "../../base/mod.ts";
+import {
+  atomicWrite,
+  LinkError,
+  type LinkPaths,
+  moduleLoadFailure,
+  readTextIfExists,
+  RoleExited,
+  spawnRole,
+} from "../../base/mod.ts";
 import type { ServiceBackend, ServiceDefinition, ServiceState } from "./service_backend.ts";
 import type { ServiceNames } from "./service_names.ts";
 import { processAlive, signalGroup, waitForExit } from "./process_state.ts";
@@ -46,11 +54,17 @@ export function detachedBackend(paths: LinkPaths): ServiceBackend {
       await Deno.mkdir(paths.run, { recursive: true, mode: 0o700 });
       const log = logPath(service.names);
       await Deno.writeTextFile(log, "", { append: true, mode: 0o600 });
+      const before = (await Deno.stat(log)).size;
       const role = await spawnRole(service.argv.slice(0), {
         raw: true,
         env: { ...service.env, LNK_SERVICE_LOG: log },
         clearEnv: true,
         wrap: ["setsid", "sh", "-c", 'exec "$@" 2>>"$LNK_SERVICE_LOG"', "sh"],
+      }).catch(async (err) => {
+        // Its stderr went to the log: Deno's own words there when the role could not load at all.
+        if (!(err instanceof LinkError && err.cause instanceof RoleExited) || err.cause.said) throw err;
+        const said = ((await readTextIfExists(log)) ?? "").slice(before);
+        throw moduleLoadFailure([service.names.base], said) ?? err;
       });
       children.set(role.pid, role.child);
       const record: PidFile = { pid: role.pid, agent: service.agentId, started: new Date().toISOString() };

@@ -174,7 +174,7 @@ Deno.test("attack: a live mark the harness planted in its home is never read as 
   await using home = await tempHome();
   const install = await standInInstall(home.path);
   // The agent's gateway port on this machine answers nothing: only the mark could say it is live.
-  const agent = { ...AGENT, ports: { endpoint: await freePort(), block: 20000 } };
+  const agent = { ...AGENT, ports: { endpoint: freePort(), block: 20000 } };
   const ask = { env: envOf(home.path), input: { agent, install } };
   const mark = join(
     home.path,
@@ -213,7 +213,7 @@ Deno.test("attack: a live mark the harness planted in its home is never read as 
 });
 
 /** A loopback port nothing listens on: taken, then let go. */
-async function freePort(): Promise<number> {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
