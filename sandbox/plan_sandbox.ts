@@ -19,6 +19,11 @@ export interface RuntimePaths {
   readonly checkout?: string;
   /** Deno's cache, when running from source: read-only, so no sandbox writes a shared cache (SBX-5). */
   readonly denoDir?: string;
+  /**
+   * The npm registry Deno's cache was filled from, when one is set (NPM_CONFIG_REGISTRY): Deno keeps
+   * each registry's packages in a folder of its own, so a role inside must name the same one.
+   */
+  readonly npmRegistry?: string;
 }
 
 /** Everything a sandbox is made from; paths are real (resolveSandboxInput makes them so). */
@@ -312,6 +317,7 @@ function sandboxEnv(input: SandboxInput): Record<string, string> {
     TMPDIR: "/tmp",
     LANG: "C.UTF-8",
     ...(input.runtime?.denoDir ? { DENO_DIR: input.runtime.denoDir, DENO_NO_UPDATE_CHECK: "1" } : {}),
+    ...(input.runtime?.npmRegistry ? { NPM_CONFIG_REGISTRY: input.runtime.npmRegistry } : {}),
     ...input.env,
   };
   for (const [name, value] of Object.entries(env)) {

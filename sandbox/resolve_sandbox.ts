@@ -127,8 +127,13 @@ export async function linkRuntime(): Promise<RuntimePaths> {
   const deno = await realPath(Deno.execPath());
   if (Deno.build.standalone) return { deno };
   const checkout = dirname(dirname(fileURLToPath(import.meta.url)));
-  const denoDir = roleEnv().DENO_DIR;
-  return { deno, checkout: await realPath(checkout), denoDir: denoDir && await realPath(denoDir) };
+  const { DENO_DIR: denoDir, NPM_CONFIG_REGISTRY: npmRegistry } = roleEnv();
+  return {
+    deno,
+    checkout: await realPath(checkout),
+    denoDir: denoDir && await realPath(denoDir),
+    ...(npmRegistry ? { npmRegistry } : {}),
+  };
 }
 
 async function realPath(path: string): Promise<string> {

@@ -15,8 +15,11 @@ import { roleEnv, sourceArgv } from "../core/base/role.ts";
 
 const USAGE = "deno task install-lnk [--root <dir>] [--name lnk] [--json]";
 
-/** The shim's text: Deno's cache pinned as at the install, then the one command line of sourceArgv. */
-export function shimText(argv: readonly string[], denoDir: string): string {
+/**
+ * The shim's text: Deno's cache (and the npm registry it was filled from, when one was set) pinned as
+ * at the install, then the one command line of sourceArgv.
+ */
+export function shimText(argv: readonly string[], denoDir: string, registry?: string): string {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
   return [
     "#!/bin/sh",
@@ -24,6 +27,7 @@ export function shimText(argv: readonly string[], denoDir: string): string {
     `# Run that command again there after a pull. Link's roles run this same command line.`,
     `DENO_DIR=${quote(denoDir)}`,
     "export DENO_DIR",
+    ...(registry ? [`NPM_CONFIG_REGISTRY=${quote(registry)}`, "export NPM_CONFIG_REGISTRY"] : []),
     `exec ${argv.map(quote).join(" ")} "$@"`,
     "",
   ].join("\n");
@@ -52,12 +56,12 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   // roleEnv names the cache a role would read; the shim pins it, whatever HOME is later.
-  const denoDir = roleEnv().DENO_DIR!;
+  const { DENO_DIR: denoDir = "", NPM_CONFIG_REGISTRY: registry } = roleEnv();
   console.error(`Caching what deno.lock pins into ${denoDir}...`);
   const cached = await new Deno.Command(Deno.execPath(), {
     args: ["install", "--frozen"],
     cwd: CHECKOUT_DIR,
-    env: { DENO_DIR: denoDir },
+    env: { DENO_DIR: denoDir }, // NPM_CONFIG_REGISTRY, HOME's .npmrc and the rest pass as they are
     stdout: "inherit",
     stderr: "inherit",
   }).output();
@@ -72,7 +76,7 @@ async function main(args: string[]): Promise<number> {
   const shim = join(bin, name);
   await Deno.mkdir(bin, { recursive: true });
   const temp = `${shim}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temp, shimText(sourceArgv(), denoDir), { mode: 0o755 });
+  await Deno.writeTextFile(temp, shimText(sourceArgv(), denoDir, registry), { mode: 0o755 });
   await Deno.chmod(temp, 0o755);
   await Deno.rename(temp, shim);
   const onPath = (env.PATH ?? "").split(":").includes(bin);

@@ -29,16 +29,18 @@ export function roleArgv(roleArgs: readonly string[]): string[] {
 
 /**
  * What a role needs in its environment to run from source wherever HOME points: Deno's cache,
- * which otherwise moves with HOME. Empty when compiled.
+ * which otherwise moves with HOME, and the npm registry it was filled from when one is set (the
+ * cache keeps each registry's packages apart). Empty when compiled.
  */
-export function roleEnv(): Record<string, string> {
+export function roleEnv(): { DENO_DIR?: string; NPM_CONFIG_REGISTRY?: string } {
   if (Deno.build.standalone) return {};
   const env = Deno.env.toObject();
-  if (env.DENO_DIR) return { DENO_DIR: env.DENO_DIR };
+  const registry = env.NPM_CONFIG_REGISTRY ? { NPM_CONFIG_REGISTRY: env.NPM_CONFIG_REGISTRY } : {};
+  if (env.DENO_DIR) return { DENO_DIR: env.DENO_DIR, ...registry };
   const cache = Deno.build.os === "darwin"
     ? `${env.HOME}/Library/Caches`
     : env.XDG_CACHE_HOME ?? `${env.HOME}/.cache`;
-  return { DENO_DIR: `${cache}/deno` };
+  return { DENO_DIR: `${cache}/deno`, ...registry };
 }
 
 /** Prints the ready line a parent waits for. Call once, when the role listens. */
