@@ -22,8 +22,8 @@ export function sourceArgv(): string[] {
  * The full command line that runs one of Link's roles: the binary itself when compiled, else
  * `deno run` of main.ts, so every role works from a checkout, in tests and compiled.
  */
-export function roleArgv(roleArgs: readonly string[]): string[] {
-  if (Deno.build.standalone) return [Deno.execPath(), ...roleArgs];
+export function roleArgv(roleArgs: readonly string[], standalone = Deno.build.standalone): string[] {
+  if (standalone) return [Deno.execPath(), ...roleArgs];
   return [...sourceArgv(), ...roleArgs];
 }
 
