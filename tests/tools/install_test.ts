@@ -56,7 +56,7 @@ Deno.test("deno task install-lnk refuses a wrong flag and a name with a slash, s
   assert.equal(wrong.code, 2);
   assert.match(
     wrong.stderr,
-    /error: .*--rot.*\n  hint: deno task install-lnk \[--root <dir>\] \[--name lnk\] \[--json\]/,
+    /error: .*--rot.*\n {2}hint: deno task install-lnk \[--root <dir>\] \[--name lnk\] \[--json\]/,
   );
   const named = await run(Deno.execPath(), ["task", "install-lnk", "--name", "../lnk"], { NO_COLOR: "1" });
   assert.equal(named.code, 2);

@@ -60,7 +60,7 @@ Deno.test("lnk agent start with a Deno cache that lacks a package says which and
     assert.equal(started.code, 1);
     assert.match(
       started.stderr,
-      /^error: Cannot start agent "work": Cannot start "lnk-bridge-[a-z0-9]+": Deno's cache lacks the npm package \S+ that deno\.lock pins\n  hint: Run `deno task install-lnk` in /,
+      /^error: Cannot start agent "work": Cannot start "lnk-bridge-[a-z0-9]+": Deno's cache lacks the npm package \S+ that deno\.lock pins\n {2}hint: Run `deno task install-lnk` in /,
     );
   } finally {
     await Deno.remove(cache, { recursive: true });
