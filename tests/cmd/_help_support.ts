@@ -16,6 +16,7 @@ export const ROOT_HELP = [
   "  tunnel   Open a public tunnel to an agent's webhooks, through ssh or cloudflared",
   "",
   "Run `lnk <command> --help` for a command's flags and examples.",
+  "`lnk --version` says what runs: Link's version, Deno's, and deno.lock's hash.",
   "",
 ].join("\n");
 

@@ -1,88 +1,9 @@
 import assert from "node:assert/strict";
-import { type FakeModel, serveFakeModel } from "../../fakes/fake_model.ts";
-import { type FakeDiscord, serveFakeDiscord } from "../../fakes/fake_discord.ts";
+import { serveFakeModel } from "../../fakes/fake_model.ts";
+import { serveFakeDiscord } from "../../fakes/fake_discord.ts";
 import { sharedHome } from "../../support/shared_bridge.ts";
-import {
-  killConnectionBridge,
-  processesNaming,
-  runCli,
-  runJson,
-  type TempHome,
-  tempHome,
-} from "../../support/mod.ts";
-
-type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
-
-/**
- * Runs `lnk agent <args> --json` against the fake, `send(code)` told the code once it is printed
- * and the pairing's gateway session is ready: Discord delivers nothing sent before a bot connects,
- * and a person reads the code before they type it.
- */
-async function withCode(home: TempHome, fake: FakeDiscord, args: string[], send: (code: string) => void) {
-  const sessions = fake.sessions.length;
-  let sent: Promise<void> = Promise.resolve();
-  const result = await runCli(["agent", ...args, "--json"], home, {
-    onPrint: (value) => {
-      const code = (value as { code?: unknown }).code;
-      if (typeof code !== "string") return;
-      sent = fake.when(() => fake.sessions.length > sessions).then(() => send(code));
-    },
-  });
-  await sent;
-  return result;
-}
-
-/**
- * Waits until the bridge's gateway session is live: Discord delivers nothing sent while a bot is not
- * connected (the connection catches up from a channel's history only for channels it knows).
- */
-async function carried(fake: FakeDiscord): Promise<void> {
-  await fake.when(() => fake.sessions.some((s) => s.live));
-}
-
-/** The bot's messages in a channel as they now read, oldest first. */
-function fromBot(fake: FakeDiscord, channel: string): string[] {
-  return fake.messages(channel).filter((m) => m.author.id === fake.bot.id).map((m) => m.content);
-}
-
-/** Waits until the bot's last message in the channel reads `text`: posted, then edited as it streams. */
-async function answered(fake: FakeDiscord, channel: string, text: string): Promise<void> {
-  await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === channel);
-  while (fromBot(fake, channel).at(-1) !== text) await fake.nextCall("PATCH /channels/:id/messages/:mid");
-}
-
-/** An agent on the fake model, paired on Discord with its owner Ada. */
-async function pairedAgent(home: TempHome, fake: FakeDiscord, model: FakeModel) {
-  const { id } = await runJson<{ id: string }>(
-    ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
-    home,
-  );
-  const owner = fake.user("ada");
-  const stranger = fake.user("eve");
-  const ownDm = fake.dm(owner);
-  const guild = fake.guild("Home");
-  const general = fake.channel(guild, "general");
-  const paired = await withCode(
-    home,
-    fake,
-    ["connect", "discord", "--token", fake.token, "--api-url", fake.apiUrl],
-    (code) => {
-      fake.userSays(fake.dm(stranger), stranger, "000000"); // a guess: never the owner
-      fake.userSays(general, stranger, code, { mentionBot: true }); // the code in a channel: never
-      fake.userSays(ownDm, owner, code);
-    },
-  );
-  assert.equal(paired.code, 0, paired.stderr);
-  return {
-    id,
-    owner,
-    stranger,
-    ownDm,
-    guild,
-    general,
-    lines: paired.stdout.trim().split("\n").map((l) => JSON.parse(l)),
-  };
-}
+import { killConnectionBridge, processesNaming, runJson, tempHome } from "../../support/mod.ts";
+import { answered, carried, fromBot, pairedAgent, type Status, withCode } from "./_discord_support.ts";
 
 Deno.test("lnk agent connect discord pairs whoever DMs the code; a started agent answers its owner's DMs through its bridge, a stranger getting nothing", async () => {
   await using fake = await serveFakeDiscord();
