@@ -4,7 +4,8 @@ import type { AskCaller, EndpointAddress } from "../mod.ts";
 import { EntryQueue, untilAborted } from "../chat/mod.ts";
 import { answerMessage, type AnswerMessageContext } from "./answer_message.ts";
 import { checkDiscordToken } from "./check_discord_token.ts";
-import { type DiscordAccount, discordRest, isTokenRefused } from "./discord_account.ts";
+import { type DiscordAccount, discordRest, isTokenRefused, reasonOf } from "./discord_account.ts";
+import { catchUp } from "./catch_up.ts";
 import { DiscordInbox, type DiscordInboxEntry } from "./discord_inbox.ts";
 import type { DiscordState } from "./discord_state.ts";
 import { DiscordMessage } from "./discord_message.ts";
@@ -76,6 +77,23 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
       if (!signal.aborted) log.error("Held answers are no longer sent", { err });
     },
   );
+  // One message kept at a time, from the gateway or a catch-up, so none is kept twice.
+  let keeping = Promise.resolve();
+  const keepOne = async (raw: unknown) => {
+    const message = DiscordMessage.safeParse(raw);
+    if (!message.success) return log.info("Dropped a Discord message Link cannot read");
+    const messageId = message.data.id;
+    if (inbox.has(messageId)) {
+      return log.info("A Discord message replayed, answered once", { message: messageId });
+    }
+    queue.push({ messageId, entry: await inbox.keep(messageId, raw) });
+  };
+  const keep = (raw: unknown) => {
+    const next = keeping.then(() => keepOne(raw));
+    keeping = next.catch(() => {});
+    return next;
+  };
+  const catchingUp: Promise<unknown>[] = [];
   try {
     const ended = await receiveGateway({
       account: options.account,
@@ -83,23 +101,31 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
       clock,
       signal,
       onState: (state) => state.state === "failed" ? failed(state.why ?? "") : options.onState?.(state),
-      onReady: (me) => named(me.id),
+      onReady: (me) => {
+        named(me.id);
+        // A new session: Discord replays nothing of what came while none was live.
+        catchingUp.push(
+          catchUp({
+            ...options,
+            access: context.access,
+            rest,
+            botId: me.id,
+            seen: (id) => inbox.has(id),
+            keep,
+          })
+            .catch((err) => log.warn("Cannot catch up on Discord", { err: reasonOf(options.account, err) })),
+        );
+      },
       // A carrier started again resumes the session it kept, and Discord sends no READY then.
       onResumed: () => {
         if (!botKnown) void botIdOf(options.account).then(named);
       },
-      async keep(raw) {
-        const message = DiscordMessage.safeParse(raw);
-        if (!message.success) return log.info("Dropped a Discord message Link cannot read");
-        const messageId = message.data.id;
-        if (inbox.has(messageId)) {
-          return log.info("A Discord message replayed, answered once", { message: messageId });
-        }
-        queue.push({ messageId, entry: await inbox.keep(messageId, raw) });
-      },
+      keep,
     });
     if (ended === "failed" || halt.signal.aborted) await untilAborted(options.signal);
   } finally {
+    await Promise.all(catchingUp);
+    await keeping;
     queue.close();
     halt.abort();
     await answering;

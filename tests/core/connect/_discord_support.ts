@@ -1,7 +1,8 @@
 /** What the tests of `lnk agent connect discord` share: the pairing, and waiting on the bot's answers. */
 import assert from "node:assert/strict";
 import type { FakeModel } from "../../fakes/fake_model.ts";
-import type { FakeDiscord } from "../../fakes/fake_discord.ts";
+import type { APIUser } from "discord-api-types/v10";
+import type { DiscordChannel, FakeDiscord } from "../../fakes/fake_discord.ts";
 import { runCli, runJson, type TempHome } from "../../support/mod.ts";
 
 export type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
@@ -50,7 +51,12 @@ export async function answered(fake: FakeDiscord, channel: string, text: string)
 }
 
 /** An agent on the fake model, paired on Discord with its owner Ada. */
-export async function pairedAgent(home: TempHome, fake: FakeDiscord, model: FakeModel) {
+export async function pairedAgent(
+  home: TempHome,
+  fake: FakeDiscord,
+  model: FakeModel,
+  options: { beforePairing?: (owner: APIUser, dm: DiscordChannel) => void } = {},
+) {
   const { id } = await runJson<{ id: string }>(
     ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
     home,
@@ -58,6 +64,7 @@ export async function pairedAgent(home: TempHome, fake: FakeDiscord, model: Fake
   const owner = fake.user("ada");
   const stranger = fake.user("eve");
   const ownDm = fake.dm(owner);
+  options.beforePairing?.(owner, ownDm);
   const guild = fake.guild("Home");
   const general = fake.channel(guild, "general");
   const paired = await withCode(
