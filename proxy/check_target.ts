@@ -43,6 +43,7 @@ export async function checkTarget(
   }
   const name = hostText(host);
   const where = `${name.includes(":") ? `[${name}]` : name}:${port}`;
+  if (rules.registries.has(`${name}:${port}`)) return await registryRoute(host, name, port, where, resolve);
   if (host.kind === "name" && isLocalhostName(host.name, rules.machineNames)) {
     if (rules.localhostPorts.has(port)) return allow(name, "127.0.0.1", port);
     return refuse("name-forbidden", `Cannot reach "${where}": "${name}" is this machine`, portHint(port));
@@ -74,6 +75,31 @@ export async function checkTarget(
     return refuse("resolve-failed", `Cannot reach "${where}": its name has no address`);
   }
   return allow(name, first, port);
+}
+
+/**
+ * A registry the person named, by exact host and port: reached at the address it resolves to, private,
+ * reserved or this machine's, since a mirror lives where the person put it. Resolved once, as any name.
+ */
+async function registryRoute(
+  host: NonNullable<ReturnType<typeof parseTargetHost>>,
+  name: string,
+  port: number,
+  where: string,
+  resolve: Resolve,
+): Promise<Decision> {
+  if (host.kind === "ip") return allow(name, formatIp(classifyAddress(host.ip).dial), port);
+  let answers: string[];
+  try {
+    answers = await resolve(name);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return refuse("resolve-failed", `Cannot reach "${where}": its name did not resolve: ${why}`);
+  }
+  const first = answers[0];
+  const ip = first === undefined ? undefined : first.includes(":") ? parseIpv6(first) : parseIpv4(first);
+  if (!ip) return refuse("resolve-failed", `Cannot reach "${where}": its name has no address`);
+  return allow(name, formatIp(classifyAddress(ip).dial), port);
 }
 
 interface Context {

@@ -13,6 +13,11 @@ export const ProxyPolicy = z.strictObject({
   tcp: z.array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'must be "host:port"')).default([]),
   lanHosts: z.array(z.string().min(1)).default([]),
   localhostPorts: z.array(z.number().int().min(1).max(65535)).default([]),
+  /**
+   * The person's own package registries as "host:port", reached wherever they resolve (a company
+   * mirror on a private or reserved address): their word, given to an install step alone.
+   */
+  registries: z.array(z.string().regex(/^[^\s/]+:\d{1,5}$/, 'must be "host:port"')).default([]),
 });
 export type ProxyPolicy = z.infer<typeof ProxyPolicy>;
 
@@ -23,5 +28,6 @@ export function proxyPolicyFrom(spec: SandboxSpec): ProxyPolicy {
     tcp: [...spec.internet.tcp],
     lanHosts: [...spec.lan.hosts],
     localhostPorts: [...spec.localhost.ports],
+    registries: [],
   };
 }

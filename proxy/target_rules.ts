@@ -19,6 +19,8 @@ export interface TargetRules {
   readonly localNetworks: readonly IpNetwork[];
   /** This machine's names (its host name), refused like localhost. */
   readonly machineNames: readonly string[];
+  /** "host:port" of each registry the person named: reached at whatever address it resolves to. */
+  readonly registries: ReadonlySet<string>;
 }
 
 /** Where this machine is: its interfaces' "address/prefix" and its names. */
@@ -56,6 +58,7 @@ export function compileTargetRules(policy: ProxyPolicy, machine: MachineView = {
     ownAddresses: networks.map((n) => n.ip),
     localNetworks: networks.filter((n) => n.prefix > 0),
     machineNames: (machine.machineNames ?? machineHostNames()).map((n) => n.toLowerCase()),
+    registries: new Set((policy.registries ?? []).map((entry) => endpointKey(entry))),
   };
 }
 

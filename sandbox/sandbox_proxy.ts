@@ -50,6 +50,8 @@ export interface SandboxProxyOptions {
    * agents' proxies, each on its agent's own port (PRC-2).
    */
   readonly insidePort?: number;
+  /** The person's own registries ("host:port") it reaches wherever they resolve: an install step's alone. */
+  readonly registries?: readonly string[];
 }
 
 /** Whether anything may go out through a proxy: hosts, raw TCP endpoints or LAN hosts, in proxy mode. */
@@ -75,7 +77,7 @@ export async function startSandboxProxy(
   const server = await serveProxy({
     ...options.upstream,
     path: socket,
-    policy: proxyPolicyFrom(spec),
+    policy: { ...proxyPolicyFrom(spec), registries: [...(options.registries ?? [])] },
     keys,
     secret,
     hostPort: port,

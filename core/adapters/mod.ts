@@ -44,3 +44,5 @@ export { BUILT_INS } from "./built_ins.ts";
 export { runAdapterRole, runLaunchRole } from "./adapter_role.ts";
 /** The acp adapter's settings and how its command is read. */
 export { AcpSettings, resolveCommand, splitCommand } from "./acp/mod.ts";
+/** The registry the person's npm uses, as an install step's proxy reaches it (ADP-9). */
+export { npmRegistryEndpoint } from "./npm.ts";

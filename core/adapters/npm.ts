@@ -57,6 +57,19 @@ export async function npmRegistryHost(env: Env): Promise<string | undefined> {
 }
 
 /**
+ * The registry the person's npm uses as "host:port" (the scheme's port when it names none), for the
+ * proxy of an install step to reach wherever it resolves; undefined when npm names none.
+ */
+export async function npmRegistryEndpoint(env: Env): Promise<string | undefined> {
+  const url = await npmRegistry(env);
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  if (!parsed.hostname) return undefined;
+  const port = parsed.port || (parsed.protocol === "http:" ? "80" : "443");
+  return `${parsed.hostname.replace(/^\[(.*)\]$/, "$1")}:${port}`;
+}
+
+/**
  * What an install step by npm runs with (a built-in adapter's `stepEnv`): the registry the person's
  * npm uses, as npm inside the step's sandbox cannot read their config.
  */

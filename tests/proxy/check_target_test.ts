@@ -264,3 +264,34 @@ Deno.test("checkTarget() refusals name the target and never the resolver's other
 Deno.test("compileTargetRules() refuses a granted host that is no host", () => {
   assert.throws(() => rules({ hosts: ["exa mple.com"] }), { name: "LinkError", code: "CONFIG_INVALID" });
 });
+
+Deno.test("a registry the person named is reached at its exact host and port wherever it resolves; every other private address stays refused (ADP-9)", async () => {
+  const table = { ...DNS, "mirror.corp": ["203.0.113.7"], "npm.corp": ["10.0.0.5"] };
+  const check = async (host: string, port: number, policy: Partial<ProxyPolicy>) => {
+    const decision = await checkTarget(rules(policy), host, port, fakeResolver(table).resolve);
+    return decision.ok ? decision.route : decision.refusal.reason;
+  };
+  const mirrored = {
+    hosts: ["mirror.corp", "npm.corp", "private.example"],
+    registries: ["mirror.corp:4873"],
+  };
+  assert.deepEqual(await check("mirror.corp", 4873, mirrored), {
+    host: "mirror.corp",
+    address: "203.0.113.7",
+    port: 4873,
+  });
+  assert.equal(await check("mirror.corp", 443, mirrored), "address-forbidden");
+  assert.equal(await check("npm.corp", 443, mirrored), "address-forbidden");
+  assert.equal(await check("private.example", 443, mirrored), "address-forbidden");
+  assert.equal(await check("mirror.corp", 4873, { hosts: ["mirror.corp"] }), "port-not-allowed"); // not named: as ever
+  // A registry by its address, the loopback's too (a mirror on this machine).
+  assert.deepEqual(await check("127.0.0.2", 4873, { hosts: ["127.0.0.2"], registries: ["127.0.0.2:4873"] }), {
+    host: "127.0.0.2",
+    address: "127.0.0.2",
+    port: 4873,
+  });
+  assert.equal(
+    await check("127.0.0.2", 4874, { hosts: ["127.0.0.2"], registries: ["127.0.0.2:4873"] }),
+    "address-forbidden",
+  );
+});

@@ -9,6 +9,7 @@ Deno.test("proxyPolicyFrom() gives a new agent any public host on 443 and 80, an
     tcp: [],
     lanHosts: [],
     localhostPorts: [],
+    registries: [], // a sandbox file names none: only an install step's proxy is given the person's
   });
 });
 
@@ -23,6 +24,7 @@ Deno.test("proxyPolicyFrom() takes [internet], [lan] and [localhost] from the sa
     tcp: ["github.com:22"],
     lanHosts: ["nas.local"],
     localhostPorts: [11434],
+    registries: [],
   });
 });
 

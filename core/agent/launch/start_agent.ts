@@ -111,7 +111,7 @@ async function startHeld(
   await backend.stop(serviceNames("agent", agent.id));
   agent = await freePorts(ctx, agent);
   // An outside harness's setup steps, each sandboxed, with the ports it runs on, before its key is bound.
-  await runSetup(ctx, agent, { progress: setupProgress(ctx, agent) });
+  await runSetup(ctx, agent, { progress: setupProgress(ctx, agent), note: ctx.note });
   await bindKey(ctx.paths, agent.id);
   await Deno.mkdir(ctx.paths.net(agent.id), { recursive: true, mode: 0o700 });
   const note = await modelNote(ctx, agent);

@@ -9,6 +9,7 @@ import {
   BUILT_INS,
   type ContractAnswer,
   findAdapter,
+  npmRegistryEndpoint,
 } from "../../adapters/mod.ts";
 import type { ProxyUpstream } from "../../../sandbox/mod.ts";
 import type { AgentContext } from "../context.ts";
@@ -33,6 +34,8 @@ const log = logger("agent");
 export interface SetupOptions {
   /** Each line a step prints on stderr, with its step: progress on a terminal. */
   readonly progress?: (step: SetupStep, line: string) => void;
+  /** What a person is told of a step before it runs: the registry of theirs the install reaches. */
+  readonly note?: (text: string) => void;
   readonly signal?: AbortSignal;
   /** How the steps' proxies reach upstream: tests point them at loopback fakes. */
   readonly proxy?: ProxyUpstream;
@@ -121,7 +124,15 @@ export async function runSetup(
     if (marker?.adapter === outside.bytes) release = marker.release;
     else {
       await removeInstallMarker(ctx.paths, agent.harness);
-      const answer = await step("install", { home: installDir, network: { hosts: await internetHosts() } });
+      const hosts = await internetHosts();
+      const registries = await personsRegistries(ctx, hosts);
+      if (registries.length) {
+        options.note?.(
+          `The ${agent.harness} install reaches ${registries.join(", ")}, the registry your npm uses, ` +
+            "at whatever address it resolves to (for the install alone)",
+        );
+      }
+      const answer = await step("install", { home: installDir, network: { hosts, registries } });
       release = answer?.version ?? "";
       await writeInstallMarker(ctx.paths, agent.harness, { release, adapter: outside.bytes });
       log.info("Installed an outside harness", { agent: agent.id, harness: agent.harness, release });
@@ -161,6 +172,19 @@ export async function runSetup(
     ran.push("link");
   }
   return { ran, release };
+}
+
+/**
+ * The registries the person configured that an install step asks to reach (its `internet-hosts`
+ * name the host): the person's word, so the step's proxy reaches each at its exact host and port
+ * wherever it resolves, a mirror on a private or reserved address too; every other private address
+ * stays refused. Today the registry npm uses (`npm config get registry`).
+ */
+async function personsRegistries(ctx: AgentContext, hosts: readonly string[]): Promise<string[]> {
+  const npm = await npmRegistryEndpoint(ctx.env);
+  if (!npm) return [];
+  const host = npm.slice(0, npm.lastIndexOf(":"));
+  return hosts.includes(host) || hosts.includes("*") ? [npm] : [];
 }
 
 /**

@@ -41,6 +41,11 @@ export interface StepNetwork {
   readonly hosts: readonly string[];
   /** Ports of this machine's loopback relayed in (the health check's: the harness's own). */
   readonly ports?: readonly number[];
+  /**
+   * The person's own package registries ("host:port"), reached at whatever address they resolve to,
+   * private or reserved ones too: the install step's alone, as the person configured them.
+   */
+  readonly registries?: readonly string[];
 }
 
 /** The adapter a step runs: its command's words, and the folder of its program to show. */
@@ -112,7 +117,13 @@ export async function runSetupStep<S extends SetupStep>(
   const dirs = run.adapter.dir ? `${run.adapter.dir}:` : "";
   let env: Record<string, string> = { ...run.adapter.env, PATH: `${dirs}/usr/local/bin:/usr/bin:/bin` };
   if (wantsProxy(spec)) {
-    const proxy = stack.use(await startSandboxProxy(netDir, spec, { signal, upstream: run.proxy }));
+    const proxy = stack.use(
+      await startSandboxProxy(netDir, spec, {
+        signal,
+        upstream: run.proxy,
+        registries: run.network.registries,
+      }),
+    );
     relays.push({ kind: "tcp-to-unix", port: INSIDE_PROXY_PORT, socket: proxy.socket });
     env = { ...env, ...proxy.env };
   }
