@@ -10,7 +10,9 @@ export function statusText(s: AgentStatus): string {
     `  harness: ${s.harness}, sandbox ${s.sandbox}${s.sharedHarness ? " (its owner's shared harness)" : ""}`,
     `  port:    ${s.ports.endpoint} (block ${s.ports.block}-${s.ports.block + 9})`,
     `  services: ${bridge} ${serviceText(s.services.bridge)}, agent ${serviceText(s.services.agent)}`,
-    ...Object.entries(s.connections).map(([name, c]) => `  ${name}: ${c.state}${c.why ? ` (${c.why})` : ""}`),
+    ...Object.entries(s.connections).map(([name, c]) =>
+      `  ${name}: ${c.state}${c.since ? ` since ${c.since}` : ""}${c.why ? ` (${c.why})` : ""}`
+    ),
     // A broken spec or sandbox file says so here, before the next start fails on it.
     ...(s.config
       ? [`  config:  BROKEN: ${s.config.message}`, ...(s.config.hint ? [`    hint: ${s.config.hint}`] : [])]

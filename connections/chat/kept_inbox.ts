@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { atomicWrite, isTempName, joinPath, logger, readTextIfExists } from "../../core/base/mod.ts";
 
+import { answerSent, messageDropped, messageReceived } from "./message_log.ts";
+
 const log = logger("connections");
 
 /** How many answered keys are kept to tell a message sent again: platforms resend within minutes. */
@@ -68,7 +70,18 @@ export class KeptInbox<Entry extends { seq: number }> {
   protected async add(key: string, entry: Entry): Promise<Entry> {
     await this.save(key, entry);
     this.#kept.add(key);
+    messageReceived(key);
     return entry;
+  }
+
+  /** Says in the log that a kept message was answered, in these messages of the platform (or so many). */
+  answered(key: string, sent: readonly string[] | number): void {
+    answerSent(key, sent);
+  }
+
+  /** Says in the log that a kept message goes unanswered, and why. */
+  dropped(key: string, why: string): void {
+    messageDropped(key, why);
   }
 
   /** Keeps a message's progress: its answer, what of it was sent. */

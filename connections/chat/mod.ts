@@ -21,3 +21,5 @@ export { groupsPath, heldGroup, keepGroup, KeptGroup, readKeptGroups } from "./k
 export { sendHeldAnswers, type SendHeldOptions } from "./send_held.ts";
 /** The inbox every carrier keeps its messages in before it acknowledges them, and its answered keys. */
 export { ANSWERED_KEPT, answeredPath, inboxDir, type InboxKind, KeptInbox } from "./kept_inbox.ts";
+/** The lines every connection writes of each message: received, answered (ids, parts, time), not answered. */
+export { answerSent, messageDropped, messageReceived } from "./message_log.ts";

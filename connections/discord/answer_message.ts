@@ -45,7 +45,7 @@ export async function answerMessage(
   const parsed = DiscordMessage.safeParse(entry.message);
   const route = parsed.success ? routeMessage(parsed.data, ctx) : { dropped: "not a message Link reads" };
   if ("dropped" in route) {
-    log.debug("Dropped a Discord message", { message: messageId, why: route.dropped });
+    ctx.inbox.dropped(messageId, route.dropped);
   } else {
     const message = parsed.data!;
     if (route.chat) await keepGroup(ctx.stateDir, { thread: route.thread, chat: route.chat });
@@ -54,7 +54,10 @@ export async function answerMessage(
       entry = { ...entry, answer: ONLY_TEXT_REPLY };
       await ctx.inbox.save(messageId, entry);
     }
-    await ask(ctx, messageId, entry, { ...route, channelId: message.channel_id });
+    ctx.inbox.answered(
+      messageId,
+      await ask(ctx, messageId, entry, { ...route, channelId: message.channel_id }),
+    );
   }
   await ctx.inbox.finish(messageId);
 }
@@ -66,7 +69,13 @@ interface Asked {
   text: string;
 }
 
-async function ask(ctx: AnswerMessageContext, messageId: string, entry: DiscordInboxEntry, asked: Asked) {
+/** Asks the agent and sends its answer; resolves with the ids of the messages it went out in. */
+async function ask(
+  ctx: AnswerMessageContext,
+  messageId: string,
+  entry: DiscordInboxEntry,
+  asked: Asked,
+): Promise<readonly string[]> {
   const current = { ...entry };
   const stream = new DiscordAnswerStream({
     ...ctx,
@@ -78,7 +87,10 @@ async function ask(ctx: AnswerMessageContext, messageId: string, entry: DiscordI
       await ctx.inbox.save(messageId, current);
     },
   });
-  if (entry.answer !== undefined) return await stream.finish(entry.answer);
+  if (entry.answer !== undefined) {
+    await stream.finish(entry.answer);
+    return current.sent;
+  }
   const request = `discord:${messageId}`;
   await using endpoint = await openEndpoint(ctx.endpoint, ctx.caller);
   const kept = (await listKept(endpoint, asked.thread)).find((k) => k.requests.includes(request));
@@ -87,7 +99,8 @@ async function ask(ctx: AnswerMessageContext, messageId: string, entry: DiscordI
     current.answer = kept.answer;
     await ctx.inbox.save(messageId, current);
     await ackKept(endpoint, [kept.id]);
-    return await stream.finish(kept.answer);
+    await stream.finish(kept.answer);
+    return current.sent;
   }
   current.answer = await prompt(ctx, endpoint, { ...asked, request, stream }).catch((err) => {
     // The harness refused the message itself: asking again would be refused again, so its words
@@ -98,6 +111,7 @@ async function ask(ctx: AnswerMessageContext, messageId: string, entry: DiscordI
   });
   await ctx.inbox.save(messageId, current);
   await stream.finish(current.answer);
+  return current.sent;
 }
 
 /** Sends one message to the agent with typing shown, streaming its answer; resolves with the whole answer. */

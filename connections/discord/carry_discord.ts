@@ -52,9 +52,11 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
   const rest = discordRest(options.account);
   const bot = Promise.withResolvers<string>();
   let botKnown = false;
+  let ownId: string | undefined;
   const named = (id: string | undefined) => {
     if (id === undefined || botKnown) return;
     botKnown = true;
+    ownId = id;
     bot.resolve(id);
   };
   const queue = new EntryQueue<Queued>();
@@ -83,6 +85,8 @@ export async function carryDiscord(options: CarryDiscordOptions): Promise<void> 
     const message = DiscordMessage.safeParse(raw);
     if (!message.success) return log.info("Dropped a Discord message Link cannot read");
     const messageId = message.data.id;
+    // The bot hears its own messages: never kept, never a line of the log.
+    if (message.data.author.bot === true && message.data.author.id === ownId) return;
     if (inbox.has(messageId)) {
       return log.info("A Discord message replayed, answered once", { message: messageId });
     }

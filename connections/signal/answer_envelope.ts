@@ -50,7 +50,7 @@ export async function answerEnvelope(
   const to = envelope && await addresseeOf(envelope, ctx);
   const data = envelope?.dataMessage;
   if (!envelope || !to || !data) {
-    log.debug("Dropped a kept Signal envelope that is not answered", { envelope: key });
+    ctx.inbox.dropped(key, "an envelope the connection does not answer");
   } else if (entry.answer === undefined && isWithoutText(data)) {
     log.info("Answered a Signal message with no text: only text is read", { envelope: key });
     entry.answer = ONLY_TEXT_REPLY;
@@ -58,9 +58,12 @@ export async function answerEnvelope(
   } else if (entry.answer === undefined && data.message?.trim()) {
     await ask(ctx, key, entry, { to, text: data.message, timestamp: envelope.timestamp });
   } else if (entry.answer === undefined) {
-    log.debug("Dropped a Signal message with nothing to read", { envelope: key });
+    ctx.inbox.dropped(key, "a message with nothing to read");
   }
-  if (to && entry.answer !== undefined) await deliver(ctx, key, entry, to.recipient);
+  if (to && entry.answer !== undefined) {
+    await deliver(ctx, key, entry, to.recipient);
+    ctx.inbox.answered(key, entry.sent);
+  }
   await ctx.inbox.finish(key);
 }
 

@@ -53,6 +53,7 @@ export async function answerEvent(
   const who = { ownerId: ctx.ownerId, access: ctx.access, team: entry.team, inAddressedThread };
   const asker = event ? askerOf(event, { ...who, botUserId: ctx.account.botUserId }) : undefined;
   if (!event || !asker) {
+    ctx.inbox.dropped(eventId, "an event the connection does not answer");
     log.debug("Dropped a Slack event the connection does not answer", {
       event: eventId,
       type: event?.type,
@@ -72,8 +73,9 @@ export async function answerEvent(
     }
     const message = { ...asker, ts: event.ts, text: event.text! };
     await react(ctx, "add", message);
-    await ask(ctx, eventId, entry, message);
+    const sent = await ask(ctx, eventId, entry, message);
     await react(ctx, "remove", message);
+    ctx.inbox.answered(eventId, sent);
   }
   await ctx.inbox.finish(eventId);
 }
@@ -83,7 +85,7 @@ async function ask(
   eventId: string,
   entry: SlackInboxEntry,
   message: SlackAsker & { text: string },
-): Promise<void> {
+): Promise<readonly string[]> {
   const current = { ...entry };
   const stream = new SlackAnswerStream({
     web: ctx.web,
@@ -98,7 +100,10 @@ async function ask(
       await ctx.inbox.save(eventId, current);
     },
   });
-  if (entry.answer !== undefined) return await stream.finish(entry.answer);
+  if (entry.answer !== undefined) {
+    await stream.finish(entry.answer);
+    return current.sent;
+  }
   const thread = `slack:${message.channel}`;
   const request = `slack:${eventId}`;
   await using endpoint = await openEndpoint(ctx.endpoint, ctx.caller);
@@ -108,7 +113,8 @@ async function ask(
     current.answer = kept.answer;
     await ctx.inbox.save(eventId, current);
     await ackKept(endpoint, [kept.id]);
-    return await stream.finish(kept.answer);
+    await stream.finish(kept.answer);
+    return current.sent;
   }
   current.answer = await promptAgent(endpoint, {
     thread,
@@ -119,6 +125,7 @@ async function ask(
   });
   await ctx.inbox.save(eventId, current);
   await stream.finish(current.answer);
+  return current.sent;
 }
 
 /** Puts 👀 on the owner's message, or takes it off; one already there (or gone) is no failure. */

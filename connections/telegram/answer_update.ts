@@ -8,7 +8,7 @@ import {
 } from "../endpoint/ask_for.ts";
 import { ackKept, listKept } from "../link/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
-import { keepGroup, promptAgent } from "../chat/mod.ts";
+import { answerSent, keepGroup, messageDropped, promptAgent } from "../chat/mod.ts";
 import { AnswerStream, keepTyping } from "./answer_stream.ts";
 import { finishEntry, type InboxEntry, keepEntry } from "./inbox.ts";
 import type { TelegramAccount } from "./telegram_account.ts";
@@ -51,8 +51,9 @@ export async function answerUpdate(ctx: AnswerContext, updateId: number, entry: 
   const asker = message ? await askerFor(ctx, message) : undefined;
   if (!message) {
     const kinds = Object.keys(entry.update ?? {}).filter((k) => k !== "update_id");
-    log.info("Dropped an update that is not a new message", { update: updateId, kinds });
+    messageDropped(updateId, `an update that is not a new message (${kinds.join(", ")})`);
   } else if (!asker) {
+    messageDropped(updateId, "a message from someone the connection does not answer there");
     log.debug("Dropped a message from someone the connection does not answer there", {
       update: updateId,
       chat: message.chat.id,
@@ -66,8 +67,8 @@ export async function answerUpdate(ctx: AnswerContext, updateId: number, entry: 
     }
     if (message.text === undefined) {
       log.info("Answered a message with no text: only text is read", { update: updateId });
-      await deliver(ctx, updateId, { ...entry, answer: ONLY_TEXT_REPLY }, asker.chatId);
-    } else await ask(ctx, updateId, entry, { ...asker, text: message.text });
+      answerSent(updateId, await deliver(ctx, updateId, { ...entry, answer: ONLY_TEXT_REPLY }, asker.chatId));
+    } else answerSent(updateId, await ask(ctx, updateId, entry, { ...asker, text: message.text }));
   }
   await finishEntry(ctx.stateDir, updateId);
 }
@@ -83,7 +84,7 @@ async function ask(
   updateId: number,
   entry: InboxEntry,
   message: { chatId: number; text: string; from?: string },
-): Promise<void> {
+): Promise<readonly number[]> {
   if (entry.answer !== undefined) return await deliver(ctx, updateId, entry, message.chatId);
   const thread = `telegram:${message.chatId}`;
   const request = `telegram:${updateId}`;
@@ -113,6 +114,7 @@ async function ask(
   });
   await keepEntry(ctx.stateDir, updateId, current);
   await stream.finish(current.answer);
+  return current.sent;
 }
 
 /** Sends one message to the agent, streaming its answer; resolves with the whole answer. */
@@ -138,13 +140,16 @@ async function prompt(
   }
 }
 
-/** Sends an answer already whole into the messages it is already in, then more as needed. */
+/**
+ * Sends an answer already whole into the messages it is already in, then more as needed; resolves
+ * with the ids of the messages it is in.
+ */
 async function deliver(
   ctx: AnswerContext,
   updateId: number,
   entry: InboxEntry,
   chatId: number,
-): Promise<void> {
+): Promise<readonly number[]> {
   const current = { ...entry };
   const stream = new AnswerStream({
     ...streamTo(ctx, chatId, entry.sent),
@@ -154,6 +159,7 @@ async function deliver(
     },
   });
   await stream.finish(entry.answer ?? "");
+  return current.sent;
 }
 
 function streamTo(ctx: AnswerContext, chatId: number, sent: readonly number[]) {

@@ -2,7 +2,7 @@ import { type Clock, logger, SYSTEM_CLOCK } from "../../core/base/mod.ts";
 import type { AskCaller, EndpointAddress } from "../endpoint/ask_for.ts";
 import { type AnswerContext, answerUpdate } from "./answer_update.ts";
 import { type InboxEntry, keepEntry, pendingEntries } from "./inbox.ts";
-import { EntryQueue, untilAborted } from "../chat/mod.ts";
+import { EntryQueue, messageReceived, untilAborted } from "../chat/mod.ts";
 import { pollUpdates } from "./poll_updates.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import { sendTelegramHeld } from "./send_held.ts";
@@ -65,6 +65,7 @@ export async function carryTelegram(options: CarryTelegramOptions): Promise<void
         known.add(updateId);
         const entry: InboxEntry = { update, sent: [] };
         await keepEntry(options.stateDir, updateId, entry);
+        messageReceived(updateId);
         queue.push({ updateId, entry });
       },
     });

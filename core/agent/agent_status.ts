@@ -37,7 +37,10 @@ export interface AgentStatus {
    * Each connection in its settings (`bots`) and where it stands while the bridge carries it
    * (polling, connected, reconnecting, failed with why); "stopped" when nothing carries it.
    */
-  connections: Record<string, { state: ConnectionState["state"] | "stopped"; why?: string }>;
+  connections: Record<
+    string,
+    { state: ConnectionState["state"] | "stopped"; why?: string; since?: string }
+  >;
 }
 
 /** The agent's state, looking only at this machine (MDL-2): its services, ports and sandbox setting. */
@@ -93,7 +96,11 @@ async function connectionsOf(
   for (const name of Object.keys(agent.bots).sort()) {
     const said = bridgeRunning ? await readConnectionState(ctx.paths, agent.id, name) : undefined;
     connections[name] = said
-      ? { state: said.state, ...(said.why ? { why: said.why } : {}) }
+      ? {
+        state: said.state,
+        ...(said.why ? { why: said.why } : {}),
+        ...(said.since ? { since: said.since } : {}),
+      }
       : { state: "stopped" };
   }
   return connections;

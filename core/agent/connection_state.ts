@@ -9,6 +9,8 @@ export const ConnectionState = z.strictObject({
   state: z.enum(["polling", "connected", "reconnecting", "failed"]),
   why: z.string().optional(),
   at: z.string(),
+  /** When it came to this state, when that was before `at` (reconnecting since). */
+  since: z.string().optional(),
 });
 export type ConnectionState = z.infer<typeof ConnectionState>;
 

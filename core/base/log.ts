@@ -55,9 +55,19 @@ export function setLogSink(next: (line: string) => void): () => void {
   };
 }
 
+let base: Record<string, unknown> = {};
+
+/**
+ * Fields every later line of this process carries, after its own: a connection's bridge names its
+ * agent and connection on each, so `lnk agent logs --connection <name>` finds them.
+ */
+export function setLogFields(fields: Record<string, unknown>): void {
+  base = { ...fields };
+}
+
 function write(scope: string, level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
   if (RANK[level] < threshold()) return;
-  const entry = { time: new Date().toISOString(), level, scope, msg, ...fields };
+  const entry = { time: new Date().toISOString(), level, scope, msg, ...fields, ...base };
   sink(JSON.stringify(entry, (_k, v) => (v instanceof Error ? { message: v.message } : v)));
 }
 

@@ -19,7 +19,7 @@ export { errorCodeOfStatus, errorFromAnswer, errorResponse, errorStatus } from "
 /** A value that never prints. */
 export { Secret } from "./secret.ts";
 /** Scoped JSON-line loggers. */
-export { type Logger, logger, type LogLevel, setDefaultLogLevel, setLogSink } from "./log.ts";
+export { type Logger, logger, type LogLevel, setDefaultLogLevel, setLogFields, setLogSink } from "./log.ts";
 /** Time, real or driven by tests. */
 export { type Clock, SYSTEM_CLOCK } from "./clock.ts";
 /** Ending a process no agent owns a while after its last agent (PRC-15). */

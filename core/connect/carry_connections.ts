@@ -27,14 +27,23 @@ type ConnectionState = "polling" | "connected" | "reconnecting" | "failed";
  */
 export async function carryConnection(options: CarryOptions, name: string): Promise<void> {
   const { agent, paths } = options;
-  const say = (state: ConnectionState, why?: string) =>
-    writeConnectionState(paths, agent.id, name, {
+  let was: { state: ConnectionState; since: string } | undefined;
+  const say = (state: ConnectionState, why?: string) => {
+    const at = new Date().toISOString();
+    if (was?.state !== state) {
+      was = { state, since: at };
+      saidInLog(name, state, why, bot);
+    }
+    return writeConnectionState(paths, agent.id, name, {
       state,
       ...(why ? { why } : {}),
-      at: new Date().toISOString(),
+      at,
+      ...(was.since === at ? {} : { since: was.since }),
     }).catch((err) =>
       log.warn("Cannot keep a connection's state", { agent: agent.id, connection: name, err })
     );
+  };
+  let bot: string | undefined; // once its account is read
   try {
     if (!isConnectionName(name) || !CARRIED.includes(name)) {
       await say("failed", `Link does not carry ${name} yet`);
@@ -43,6 +52,7 @@ export async function carryConnection(options: CarryOptions, name: string): Prom
     let connection: ConnectionAccount;
     try {
       connection = await connectionAccount(paths, agent, name);
+      bot = botName(connection);
     } catch (err) {
       if (!isLinkError(err, "CONFIG_INVALID")) throw err;
       await say("failed", `${err.message}: ${err.hint}`);
@@ -61,6 +71,32 @@ export async function carryConnection(options: CarryOptions, name: string): Prom
     if (options.signal.aborted) return;
     log.error("A connection stopped", { agent: agent.id, connection: name, err });
     await say("failed", err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** A connection's change of state as a line of its log: connected, reconnecting and why, stopped and why. */
+function saidInLog(
+  platform: string,
+  state: ConnectionState,
+  why: string | undefined,
+  bot: string | undefined,
+) {
+  const fields = { platform, ...(bot ? { bot } : {}), ...(why ? { why } : {}) };
+  if (state === "connected" || state === "polling") log.info("Connected", { ...fields, state });
+  else if (state === "reconnecting") log.warn("Reconnecting", fields);
+  else log.error("Stopped", fields);
+}
+
+/** The bot's name as its platform shows it, for the log. */
+function botName(connection: ConnectionAccount): string {
+  switch (connection.name) {
+    case "telegram":
+    case "discord":
+      return connection.bot.bot.username;
+    case "slack":
+      return connection.bot.bot_user_id;
+    case "signal":
+      return connection.bot.number;
   }
 }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { announceReady, homeFrom, LinkError, LinkPaths } from "../base/mod.ts";
+import { announceReady, homeFrom, LinkError, LinkPaths, setLogFields } from "../base/mod.ts";
 import { loadSettings, readKey, roleAgentId } from "../agent/mod.ts";
 import { carryConnection } from "./carry_connections.ts";
 
@@ -17,6 +17,8 @@ export async function runConnectionBridgeRole(args: string[], signal: AbortSigna
       hint: "It is started by the agent's bridge",
     });
   }
+  // Every line it writes names its agent and connection: `lnk agent logs --connection <name>`.
+  setLogFields({ agent: id, connection: name });
   const paths = new LinkPaths(homeFrom(Deno.env));
   const agent = await loadSettings(paths, id);
   const key = await readKey(paths, id);

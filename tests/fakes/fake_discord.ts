@@ -91,6 +91,7 @@ export class FakeDiscord implements AsyncDisposable {
   #server: Deno.HttpServer<Deno.NetAddr>;
   #relay: TcpRelay;
   #closing = Promise.withResolvers<void>();
+  #closed: Promise<void> | undefined;
   #tokens = new Map<string, { revoked: boolean }>();
   #calls = new Calls();
 
@@ -295,11 +296,15 @@ export class FakeDiscord implements AsyncDisposable {
     return this.#gateway.closeSockets(code, { reason });
   }
 
-  async close(): Promise<void> {
-    this.#closing.resolve();
-    await this.#gateway.close();
-    await this.#relay.close();
-    await this.#server.shutdown();
+  /** Closes the fake: the gateway's sockets (1001), then its listeners. Once; again is nothing. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      this.#closing.resolve();
+      await this.#gateway.close();
+      await this.#relay.close();
+      await this.#server.shutdown();
+    })();
+    return this.#closed;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

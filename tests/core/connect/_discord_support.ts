@@ -1,9 +1,9 @@
 /** What the tests of `lnk agent connect discord` share: the pairing, and waiting on the bot's answers. */
 import assert from "node:assert/strict";
 import type { FakeModel } from "../../fakes/fake_model.ts";
-import type { APIUser } from "discord-api-types/v10";
+import type { APIGuild, APIUser } from "discord-api-types/v10";
 import type { DiscordChannel, FakeDiscord } from "../../fakes/fake_discord.ts";
-import { runCli, runJson, type TempHome } from "../../support/mod.ts";
+import { type CliResult, runCli, runJson, type TempHome } from "../../support/mod.ts";
 
 export type Status = { state: string; connections: Record<string, { state: string; why?: string }> };
 
@@ -17,7 +17,7 @@ export async function withCode(
   fake: FakeDiscord,
   args: string[],
   send: (code: string) => void,
-) {
+): Promise<CliResult> {
   const sessions = fake.sessions.length;
   let sent: Promise<void> = Promise.resolve();
   const result = await runCli(["agent", ...args, "--json"], home, {
@@ -51,12 +51,25 @@ export async function answered(fake: FakeDiscord, channel: string, text: string)
 }
 
 /** An agent on the fake model, paired on Discord with its owner Ada. */
+/** An agent paired on the fake: its owner Ada, a stranger Eve, Ada's DM, and a guild's channel. */
+export interface PairedAgent {
+  id: string;
+  owner: APIUser;
+  stranger: APIUser;
+  ownDm: DiscordChannel;
+  guild: APIGuild;
+  general: DiscordChannel;
+  /** What `lnk agent connect discord --json` printed, a line each. */
+  // deno-lint-ignore no-explicit-any -- each line is read by the field a test names
+  lines: any[];
+}
+
 export async function pairedAgent(
   home: TempHome,
   fake: FakeDiscord,
   model: FakeModel,
   options: { beforePairing?: (owner: APIUser, dm: DiscordChannel) => void } = {},
-) {
+): Promise<PairedAgent> {
   const { id } = await runJson<{ id: string }>(
     ["agent", "create", "work", "--model-url", model.url, "--model", "fake-model"],
     home,
