@@ -20,6 +20,11 @@ export interface ConnectionDriver {
   connect(home: TempHome): Promise<void>;
   /** The owner says "hi"; resolves with the ms from the platform having it to the bridge's first send. */
   once(): Promise<number>;
+  /**
+   * The platform drops the connection and the owner says "hi" while it is away; resolves with the ms
+   * from the platform having it to the bridge's first send, once it resumed. What it says it is.
+   */
+  readonly resume?: { what: string; once(): Promise<number> };
 }
 
 /** Sets `[run] idle_after` in the agent's spec. */
@@ -58,6 +63,8 @@ export async function measureConnection(driver: ConnectionDriver, count: number)
       awake.push(await driver.once());
       own.push(await ownOnce());
     }
+    const resumed: number[] = [];
+    for (let i = 0; driver.resume && i < count; i++) resumed.push(await driver.resume.once());
     await runJson(["agent", "stop"], home);
     await setIdleAfter(home, id, "1s");
     await runJson(["agent", "start"], home);
@@ -79,6 +86,13 @@ export async function measureConnection(driver: ConnectionDriver, count: number)
         (p50(sleeping) / p50(ownWoken)).toFixed(1)
       }x the agent's own from asleep)`,
     );
+    if (driver.resume) {
+      line(
+        `${driver.message} sent ${driver.resume.what} to first ${driver.firstSend}: p50 ${
+          p50(resumed).toFixed(0)
+        } ms (${(p50(resumed) / p50(own)).toFixed(1)}x the agent's own, awake)`,
+      );
+    }
   } finally {
     await runCli(["agent", "stop"], home);
   }

@@ -1,7 +1,8 @@
 /**
- * Discord's figures (issue 11): a message reaching Discord (the fake's, dispatched on the gateway)
- * to the bridge's first POST of its answer, awake and asleep, beside the agent's own answer
- * (bench/_connection_bench.ts).
+ * Discord's figures (issues 11, 25): a message reaching Discord (the fake's, dispatched on the gateway
+ * at Discord's own heartbeat interval, 41.25 s) to the bridge's first POST of its answer, awake,
+ * asleep, and sent while the gateway closed the session (4000) and the bridge resumes it, beside the
+ * agent's own answer (bench/_connection_bench.ts).
  *
  * Run: `deno run -A bench/discord_bench.ts [messages]` (or `deno task bench discord`).
  * @module
@@ -37,6 +38,17 @@ async function main(count: number): Promise<void> {
       fake.userSays(dm, owner, "hi");
       const call = await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === dm.id);
       return call.at - sent;
+    },
+    resume: {
+      what: "while the gateway resumes (close 4000)",
+      async once() {
+        await live();
+        fake.closeSockets(4000);
+        const sent = Date.now();
+        fake.userSays(dm, owner, "hi");
+        const call = await fake.nextCall("POST /channels/:id/messages", (c) => c.params.id === dm.id);
+        return call.at - sent;
+      },
     },
   }, count);
 }
