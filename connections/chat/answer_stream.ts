@@ -23,6 +23,8 @@ export interface AnswerStreamOptions<Id> {
   /** The platform's logger, and a failure as a reason to log (token-free). */
   log: Logger;
   reason(err: unknown): string;
+  /** The HTTP status the platform failed a call with, when it answered one, for the log. */
+  status?(err: unknown): number | undefined;
   /** Splits a text at the platform's limit. */
   split(text: string): string[];
   /** Posts a new message; its id. */
@@ -92,7 +94,7 @@ export class AnswerStream<Id> {
           this.#dirty = true; // shown again after its retry-after, with the newest text
           return;
         }
-        if (!signal.aborted) log.warn("Cannot show the answer so far", { err: this.#options.reason(err) });
+        if (!signal.aborted) log.warn("Cannot show the answer so far", this.#failed(err));
       });
     }
   }
@@ -123,6 +125,12 @@ export class AnswerStream<Id> {
     }
   }
 
+  /** A failed call as the log says it: the platform's status, when it answered one, and its words. */
+  #failed(err: unknown): { status?: number; err: string } {
+    const status = this.#options.status?.(err);
+    return { ...(status === undefined ? {} : { status }), err: this.#options.reason(err) };
+  }
+
   /** One call that changes the chat, in its turn; undefined when there was nothing to change. */
   async #call<T>(final: boolean, send: () => Promise<T>): Promise<T | undefined> {
     const { clock, signal, log } = this.#options;
@@ -146,7 +154,7 @@ export class AnswerStream<Id> {
         }
         if (failure.kind === "unchanged") return undefined;
         if (!final || failure.kind === "refused") throw err;
-        log.warn("Cannot send the answer, trying again", { err: this.#options.reason(err), attempt });
+        log.warn("Cannot send the answer, trying again", { ...this.#failed(err), attempt });
         this.#nextAt = clock.now() + Math.min(MAX_BACKOFF_MS, EDIT_EVERY_MS * 2 ** attempt);
       }
     }

@@ -51,6 +51,7 @@ export class DiscordAnswerStream extends AnswerStream<string> {
       ...options,
       log,
       reason: (err) => reasonOf(account, err),
+      status: statusOf,
       split: (text) => splitAnswer(text, DISCORD_LIMIT),
       post: async (content) => {
         const posted = await rest.post(Routes.channelMessages(channelId), { body: { content, ...nonce() } });

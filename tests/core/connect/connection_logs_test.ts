@@ -84,6 +84,35 @@ Deno.test("A Discord connection's bridge logs connected, each message received a
   }
 });
 
+Deno.test("A Discord answer Discord refuses for a while is logged at each retry with Discord's status and error body", async () => {
+  await using fake = await serveFakeDiscord();
+  await using model = await serveFakeModel({ defaultText: "Got there." });
+  await using home = await tempHome();
+  const { owner, ownDm } = await pairedAgent(home, fake, model);
+  await runJson(["agent", "start"], home);
+  try {
+    await carried(fake);
+    fake.failNext("POST /channels/:id/messages", { status: 503, code: 0, message: "Service Unavailable" }, {
+      times: 4,
+    });
+    fake.userSays(ownDm, owner, "hello");
+    const bot = () => fake.messages(ownDm).filter((m) => m.author.id === fake.bot.id).map((m) => m.content);
+    await fake.when(() => bot().at(-1) === "Got there.");
+    assert.deepEqual(bot(), ["Got there."]);
+    const retries = (await connectionLines(home, "discord")).filter((e) =>
+      /^Cannot (send|show) the answer/.test(e.msg)
+    );
+    assert.ok(retries.length >= 1, "no line of a retry");
+    for (const retry of retries) {
+      assert.equal(retry.level, "warn");
+      assert.equal(retry.status, 503);
+      assert.match(String(retry.err), /Service Unavailable/);
+    }
+  } finally {
+    await runJson(["agent", "stop"], home);
+  }
+});
+
 Deno.test("A Telegram connection's bridge logs each update received and its answer sent, with the message ids", async () => {
   await using fake = await serveFakeTelegram();
   await using model = await serveFakeModel({ defaultText: "Hi, Ada." });
