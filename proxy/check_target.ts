@@ -56,13 +56,8 @@ export async function checkTarget(
   }
   const refused = grantRefusal(rules, name, port, lan, where);
   if (refused) return refused;
-  let answers: string[];
-  try {
-    answers = await resolve(name);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return refuse("resolve-failed", `Cannot reach "${where}": its name did not resolve: ${why}`);
-  }
+  const answers = await resolveOnce(name, where, resolve);
+  if (!Array.isArray(answers)) return answers;
   let first: string | undefined;
   for (const answer of answers) {
     const ip = answer.includes(":") ? parseIpv6(answer) : parseIpv4(answer);
@@ -89,17 +84,22 @@ async function registryRoute(
   resolve: Resolve,
 ): Promise<Decision> {
   if (host.kind === "ip") return allow(name, formatIp(classifyAddress(host.ip).dial), port);
-  let answers: string[];
-  try {
-    answers = await resolve(name);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return refuse("resolve-failed", `Cannot reach "${where}": its name did not resolve: ${why}`);
-  }
+  const answers = await resolveOnce(name, where, resolve);
+  if (!Array.isArray(answers)) return answers;
   const first = answers[0];
   const ip = first === undefined ? undefined : first.includes(":") ? parseIpv6(first) : parseIpv4(first);
   if (!ip) return refuse("resolve-failed", `Cannot reach "${where}": its name has no address`);
   return allow(name, formatIp(classifyAddress(ip).dial), port);
+}
+
+/** A name's addresses, resolved once, or the refusal when it does not resolve. */
+async function resolveOnce(name: string, where: string, resolve: Resolve): Promise<string[] | Decision> {
+  try {
+    return await resolve(name);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return refuse("resolve-failed", `Cannot reach "${where}": its name did not resolve: ${why}`);
+  }
 }
 
 interface Context {
