@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { atomicWrite, isTempName, joinPath, logger, readTextIfExists } from "../../core/base/mod.ts";
-
-import { answerSent, messageDropped, messageReceived } from "./message_log.ts";
+import { messageReceived } from "./message_log.ts";
 
 const log = logger("connections");
 
@@ -72,16 +71,6 @@ export class KeptInbox<Entry extends { seq: number }> {
     this.#kept.add(key);
     messageReceived(key);
     return entry;
-  }
-
-  /** Says in the log that a kept message was answered, in these messages of the platform (or so many). */
-  answered(key: string, sent: readonly string[] | number): void {
-    answerSent(key, sent);
-  }
-
-  /** Says in the log that a kept message goes unanswered, and why. */
-  dropped(key: string, why: string): void {
-    messageDropped(key, why);
   }
 
   /** Keeps a message's progress: its answer, what of it was sent. */

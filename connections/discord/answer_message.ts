@@ -3,7 +3,7 @@ import { type Clock, isLinkError, logger } from "../../core/base/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import { type AskCaller, type EndpointAddress, openEndpoint, type ProvenEndpoint } from "../mod.ts";
 import { ackKept, listKept } from "../link/mod.ts";
-import { keepGroup, promptAgent } from "../chat/mod.ts";
+import { answerSent, keepGroup, messageDropped, promptAgent } from "../chat/mod.ts";
 import { DiscordAnswerStream, keepTyping } from "./answer_stream.ts";
 import type { DiscordAccount } from "./discord_account.ts";
 import type { DiscordInbox, DiscordInboxEntry } from "./discord_inbox.ts";
@@ -45,7 +45,7 @@ export async function answerMessage(
   const parsed = DiscordMessage.safeParse(entry.message);
   const route = parsed.success ? routeMessage(parsed.data, ctx) : { dropped: "not a message Link reads" };
   if ("dropped" in route) {
-    ctx.inbox.dropped(messageId, route.dropped);
+    messageDropped(messageId, route.dropped);
   } else {
     const message = parsed.data!;
     if (route.chat) await keepGroup(ctx.stateDir, { thread: route.thread, chat: route.chat });
@@ -54,7 +54,7 @@ export async function answerMessage(
       entry = { ...entry, answer: ONLY_TEXT_REPLY };
       await ctx.inbox.save(messageId, entry);
     }
-    ctx.inbox.answered(
+    answerSent(
       messageId,
       await ask(ctx, messageId, entry, { ...route, channelId: message.channel_id }),
     );

@@ -2,7 +2,7 @@ import { type Clock, isLinkError, logger } from "../../core/base/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
 import { type AskCaller, type EndpointAddress, openEndpoint } from "../mod.ts";
 import { ackKept, listKept } from "../link/mod.ts";
-import { promptAgent, splitAnswer } from "../chat/mod.ts";
+import { answerSent, messageDropped, promptAgent, splitAnswer } from "../chat/mod.ts";
 import { type Addressee, addresseeOf, type SignalOwner } from "./addressee.ts";
 import { reasonOf, type SignalAccount, signalRpc } from "./signal_account.ts";
 import { isWithoutText, SignalEnvelope } from "./signal_envelope.ts";
@@ -50,7 +50,7 @@ export async function answerEnvelope(
   const to = envelope && await addresseeOf(envelope, ctx);
   const data = envelope?.dataMessage;
   if (!envelope || !to || !data) {
-    ctx.inbox.dropped(key, "an envelope the connection does not answer");
+    messageDropped(key, "an envelope the connection does not answer");
   } else if (entry.answer === undefined && isWithoutText(data)) {
     log.info("Answered a Signal message with no text: only text is read", { envelope: key });
     entry.answer = ONLY_TEXT_REPLY;
@@ -58,11 +58,11 @@ export async function answerEnvelope(
   } else if (entry.answer === undefined && data.message?.trim()) {
     await ask(ctx, key, entry, { to, text: data.message, timestamp: envelope.timestamp });
   } else if (entry.answer === undefined) {
-    ctx.inbox.dropped(key, "a message with nothing to read");
+    messageDropped(key, "a message with nothing to read");
   }
   if (to && entry.answer !== undefined) {
     await deliver(ctx, key, entry, to.recipient);
-    ctx.inbox.answered(key, entry.sent);
+    answerSent(key, entry.sent);
   }
   await ctx.inbox.finish(key);
 }

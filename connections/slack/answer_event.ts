@@ -3,7 +3,7 @@ import { type Clock, logger } from "../../core/base/mod.ts";
 import { type AskCaller, type EndpointAddress, openEndpoint } from "../mod.ts";
 import { ackKept, listKept } from "../link/mod.ts";
 import type { ChatAccess } from "../../core/spec/mod.ts";
-import { keepGroup, promptAgent } from "../chat/mod.ts";
+import { answerSent, keepGroup, messageDropped, promptAgent } from "../chat/mod.ts";
 import { SlackAnswerStream } from "./answer_stream.ts";
 import { reasonOf, type SlackAccount, slackErrorOf } from "./slack_account.ts";
 import { isAddressedThread, keepAddressedThread } from "./addressed_threads.ts";
@@ -53,7 +53,7 @@ export async function answerEvent(
   const who = { ownerId: ctx.ownerId, access: ctx.access, team: entry.team, inAddressedThread };
   const asker = event ? askerOf(event, { ...who, botUserId: ctx.account.botUserId }) : undefined;
   if (!event || !asker) {
-    ctx.inbox.dropped(eventId, "an event the connection does not answer");
+    messageDropped(eventId, "an event the connection does not answer");
     log.debug("Dropped a Slack event the connection does not answer", {
       event: eventId,
       type: event?.type,
@@ -75,7 +75,7 @@ export async function answerEvent(
     await react(ctx, "add", message);
     const sent = await ask(ctx, eventId, entry, message);
     await react(ctx, "remove", message);
-    ctx.inbox.answered(eventId, sent);
+    answerSent(eventId, sent);
   }
   await ctx.inbox.finish(eventId);
 }

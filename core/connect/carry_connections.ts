@@ -69,7 +69,7 @@ export async function carryConnection(options: CarryOptions, name: string): Prom
     });
   } catch (err) {
     if (options.signal.aborted) return;
-    log.error("A connection stopped", { agent: agent.id, connection: name, err });
+    // say() writes its one line of the log: Stopped, and why.
     await say("failed", err instanceof Error ? err.message : String(err));
   }
 }
